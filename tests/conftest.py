@@ -1,0 +1,16 @@
+import os
+
+import pytest
+
+REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+
+
+def pytest_configure(config):
+    if REQUIRE_SERVICES:
+        missing = [name for name in ("DATABASE_URL", "REDIS_URL") if not os.environ.get(name)]
+        if missing:
+            pytest.exit(
+                f"REQUIRE_SERVICES=1 but {' and '.join(missing)} not set: "
+                "CI must run against PostgreSQL and Redis (see .ci/run)",
+                returncode=2,
+            )
