@@ -1,0 +1,64 @@
+"""python manage.py fairness: its JSON contract and its refusals."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+
+def run(*args):
+    out = StringIO()
+    call_command("fairness", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_json_output_has_the_documented_keys():
+    data = json.loads(
+        run("--variant", "babanuki", "--players", "4", "--rounds", "20000", "--seed", "1", "--json")
+    )
+    assert data["rounds"] == 20000
+    assert len(data["lose_rate"]) == 4
+    assert abs(sum(data["lose_rate"]) - 1) < 1e-9
+    assert 25 < data["mean_draws"] < 45
+    assert data["rounds_per_second"] > 0
+    assert data["deal"] == "fair" and data["deal_offset"] == 0
+
+
+def test_seeded_runs_repeat():
+    args = ("--variant", "schwarzer_peter", "--players", "3", "--rounds", "5000", "--seed", "9")
+    a = json.loads(run(*args, "--json"))
+    b = json.loads(run(*args, "--json"))
+    assert a["lose_rate"] == b["lose_rate"]
+
+
+def test_text_output_and_the_full_engine():
+    text = run(
+        "--variant",
+        "old_maid",
+        "--players",
+        "3",
+        "--rounds",
+        "300",
+        "--engine",
+        "full",
+        "--deal",
+        "traditional",
+        "--seed",
+        "2",
+    )
+    assert "lose rate" in text and "mean draws per round" in text
+    assert "traditional deal (first card to dealer+1)" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--variant", "jijinuki", "--players", "2"), "3 to 8 players"),
+        (("--variant", "babanuki", "--players", "9"), "2 to 8 players"),
+        (("--variant", "babanuki", "--players", "4", "--rounds", "0"), "--rounds"),
+    ],
+)
+def test_refusals_say_what_is_wrong(args, message):
+    with pytest.raises(CommandError, match=message):
+        run(*args)
