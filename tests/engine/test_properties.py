@@ -84,9 +84,10 @@ def test_every_round_conserves_cards_and_ends_with_one_odd_card(setup):
     if state.removed:
         # Jiji-nuki: the jiji is the partner of the card set aside; Old Maid: a queen.
         assert odd[:-1] == state.removed[0][:-1]
-    for other in dealt:
-        if other != odd:
-            assert state.pairs_with(odd, other) is False or other not in state.odd_cards
+    # Every other card left the table in a pair with a card it pairs with.
+    for a, b in state.discards:
+        assert state.pairs_with(a, b)
+    assert sum(len(p) for p in state.discards) == len(dealt) - 1
 
 
 def test_thousands_of_plain_rounds_of_every_setup():
