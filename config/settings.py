@@ -146,3 +146,16 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# -- the game's timings (seconds) --------------------------------------------------------
+# Pause before a computer seat draws, so that people can follow it.
+COMPUTER_DELAY_SECONDS = float(os.environ.get("COMPUTER_DELAY_SECONDS", "0.9"))
+# How long a human seat's connection may stay down before the computer covers it.
+SEAT_GRACE_SECONDS = float(os.environ.get("SEAT_GRACE_SECONDS", "20"))
+# A socket refreshes its presence this often; one silent for the timeout counts as gone.
+HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "10"))
+PRESENCE_TIMEOUT_SECONDS = float(os.environ.get("PRESENCE_TIMEOUT_SECONDS", "30"))
+# How often each process looks for rooms whose computer turns or takeovers are due.
+SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "5"))
+# The largest WebSocket message the table accepts.
+WS_MAX_MESSAGE_BYTES = 2048

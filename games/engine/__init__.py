@@ -5,7 +5,15 @@ reproducible from its seed.
 """
 
 from .cards import JOKER, RANKS, SUITS, colour, is_card, rank, suit
-from .computer import EASY, HARD, LEVELS, MEDIUM, arrange_after_own_draw, choose_position
+from .computer import (
+    EASY,
+    HARD,
+    LEVELS,
+    MEDIUM,
+    arrange_after_own_draw,
+    check_level,
+    choose_position,
+)
 from .dealing import deal_cards, deal_start_offset, dealt_counts
 from .errors import BadPosition, RoundOver, RulesError
 from .match import MatchRules, MatchScore, RoundResult
@@ -33,6 +41,7 @@ __all__ = [
     "RulesError",
     "Variant",
     "arrange_after_own_draw",
+    "check_level",
     "choose_position",
     "colour",
     "deal_cards",

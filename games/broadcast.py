@@ -1,0 +1,27 @@
+"""Pushing a room's new state to its sockets, after the commit (never before)."""
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+
+def group_name(room_id: int) -> str:
+    return f"room.{room_id}"
+
+
+def room_changed(room_id: int, state: dict) -> None:
+    """Send the full state to the room's group; each socket redacts it for itself.
+
+    Channels delivery is best effort: a lost message costs a client nothing more than a
+    resync, since every action carries a version and every connect gets a snapshot.
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "room.changed", "state": state}
+    try:
+        async_to_sync(layer.group_send)(group_name(room_id), message)
+    except RuntimeError:
+        # Called from inside an event loop thread: schedule instead of blocking it.
+        import asyncio
+
+        asyncio.get_running_loop().create_task(layer.group_send(group_name(room_id), message))

@@ -1,0 +1,200 @@
+"""The table's WebSocket: parse, call a service, send each socket its own view."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.db import DatabaseError
+
+from games import driver, selectors, services
+from games.broadcast import group_name
+from games.errors import ActionError
+from games.identity import actor_from_scope
+from games.state import view_for
+
+log = logging.getLogger(__name__)
+
+#: Each action and the fields it takes (besides "type" and an optional "ref").
+ACTIONS: dict[str, dict[str, type]] = {
+    "draw": {"version": int, "position": int},
+    "next_round": {"version": int},
+    "rematch": {"version": int},
+    "leave": {"version": int},
+    "resign": {"version": int},
+    "start": {"fill": bool},
+    "sync": {},
+    "ping": {},
+}
+RATE_PER_SECOND = 20
+
+
+def parse_action(text: str | None, data: bytes | None) -> dict:
+    """The client's message as a checked dict, or ActionError saying what is wrong."""
+    if data is not None:
+        raise ActionError("malformed", "Send text frames holding JSON.")
+    if text is None:
+        raise ActionError("malformed", "Empty message.")
+    if len(text.encode()) > settings.WS_MAX_MESSAGE_BYTES:
+        raise ActionError(
+            "too_large", f"Messages are at most {settings.WS_MAX_MESSAGE_BYTES} bytes."
+        )
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ActionError("malformed", "The message is not valid JSON.") from None
+    if not isinstance(message, dict):
+        raise ActionError("malformed", "The message must be a JSON object.")
+    kind = message.get("type")
+    if not isinstance(kind, str):
+        raise ActionError("malformed", 'The message needs a "type".')
+    if kind not in ACTIONS:
+        raise ActionError("unknown_action", f"Unknown action {kind[:40]!r}.")
+    ref = message.get("ref")
+    if ref is not None and not (isinstance(ref, str) and len(ref) <= 40):
+        raise ActionError("malformed", '"ref" must be a string of at most 40 characters.')
+    fields = ACTIONS[kind]
+    extra = set(message) - set(fields) - {"type", "ref"}
+    if extra:
+        raise ActionError("malformed", f"Unexpected field(s): {', '.join(sorted(extra))[:80]}.")
+    for name, expected in fields.items():
+        value = message.get(name)
+        if value is None:
+            if name == "fill":
+                continue
+            raise ActionError("malformed", f'"{kind}" needs "{name}".')
+        if type(value) is not expected:  # bool is not an int here
+            raise ActionError("malformed", f'"{name}" must be {expected.__name__}.')
+    return message
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    room_id: int | None = None
+    seats: frozenset[int] = frozenset()
+
+    async def connect(self):
+        self.actor = actor_from_scope(self.scope)
+        code = self.scope["url_route"]["kwargs"]["code"]
+        query = parse_qs(self.scope.get("query_string", b"").decode(errors="replace"))
+        token = query.get("t", [""])[0]
+        access = await database_sync_to_async(selectors.socket_access)(code, self.actor, token)
+        if access is None:
+            await self.close(code=4404)
+            return
+        self.room_id, self.same_device = access.room_id, access.same_device
+        self.window = (time.monotonic(), 0)
+        await self.channel_layer.group_add(group_name(self.room_id), self.channel_name)
+        await self.accept()
+        seats = await database_sync_to_async(services.connect)(
+            room_id=self.room_id, actor=self.actor, channel_name=self.channel_name
+        )
+        self.seats = frozenset(seats)
+        await self.send_snapshot()
+        self.heartbeat = asyncio.get_running_loop().create_task(self._heartbeat())
+        driver.ensure(self.room_id)
+        driver.start_sweeper()
+
+    async def disconnect(self, code):
+        if self.room_id is None:
+            return
+        self.heartbeat.cancel()
+        await self.channel_layer.group_discard(group_name(self.room_id), self.channel_name)
+        if self.seats:
+            try:
+                await database_sync_to_async(services.disconnect)(
+                    room_id=self.room_id, channel_name=self.channel_name
+                )
+            except DatabaseError:
+                log.warning("room %s: could not record a disconnect", self.room_id)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        ref = None
+        try:
+            self._count_message()
+            action = parse_action(text_data, bytes_data)
+            ref = action.get("ref")
+            await self.perform(action)
+        except ActionError as exc:
+            await self.send_json(
+                {"type": "error", "code": exc.code, "message": exc.message, "ref": ref}
+            )
+            await self.send_snapshot()
+        except DatabaseError:
+            await self.send_json(
+                {
+                    "type": "error",
+                    "code": "unavailable",
+                    "message": "The server could not reach its database; nothing changed. "
+                    "Try again.",
+                    "ref": ref,
+                }
+            )
+
+    async def perform(self, action: dict) -> None:
+        kind = action["type"]
+        if kind == "ping":
+            await self.send_json({"type": "pong", "ref": action.get("ref")})
+            return
+        if kind == "sync":
+            await self.send_snapshot()
+            return
+        call = {
+            "draw": lambda: services.draw(
+                room_id=self.room_id,
+                actor=self.actor,
+                version=action["version"],
+                position=action["position"],
+            ),
+            "next_round": lambda: services.next_round(
+                room_id=self.room_id, actor=self.actor, version=action["version"]
+            ),
+            "rematch": lambda: services.rematch(
+                room_id=self.room_id, actor=self.actor, version=action["version"]
+            ),
+            "leave": lambda: services.leave_match(
+                room_id=self.room_id, actor=self.actor, version=action["version"]
+            ),
+            "resign": lambda: services.resign(
+                room_id=self.room_id, actor=self.actor, version=action["version"]
+            ),
+            "start": lambda: services.start_match(
+                room_id=self.room_id, actor=self.actor, fill_with_computers=bool(action.get("fill"))
+            ),
+        }[kind]
+        await database_sync_to_async(call)()
+
+    async def room_changed(self, message):
+        view = view_for(message["state"], self.seats, self.same_device)
+        await self.send_json(view)
+        driver.ensure(self.room_id)
+
+    async def send_snapshot(self):
+        state = await database_sync_to_async(selectors.snapshot)(self.room_id)
+        if state is not None:
+            await self.send_json(view_for(state, self.seats, self.same_device))
+
+    async def send_json(self, data: dict) -> None:
+        await self.send(text_data=json.dumps(data, separators=(",", ":")))
+
+    def _count_message(self) -> None:
+        started, count = self.window
+        now = time.monotonic()
+        if now - started >= 1.0:
+            started, count = now, 0
+        self.window = (started, count + 1)
+        if count + 1 > RATE_PER_SECOND:
+            raise ActionError("rate_limited", "Too many messages: slow down.")
+
+    async def _heartbeat(self):
+        while self.seats:
+            await asyncio.sleep(settings.HEARTBEAT_SECONDS)
+            try:
+                await database_sync_to_async(services.heartbeat)(channel_name=self.channel_name)
+            except DatabaseError:
+                log.warning("room %s: heartbeat could not be recorded", self.room_id)

@@ -1,0 +1,106 @@
+"""Paces the server's own moves: computer draws and takeovers of seats left unattended.
+
+Each process drives the rooms its sockets are in (and, through a periodic sweep, any room
+whose turn is overdue, so a room resumes after the process driving it died). Several
+processes may drive one room at once: every move names the version it was planned
+against, so only one of them is applied.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.db import DatabaseError
+
+from games import selectors, services
+from games.errors import ActionError
+
+log = logging.getLogger(__name__)
+
+_drivers: dict[int, tuple[asyncio.Task, asyncio.Event]] = {}
+_sweeper: asyncio.Task | None = None
+
+
+def ensure(room_id: int) -> None:
+    """Make sure this process is driving ``room_id``, and make it look again now."""
+    entry = _drivers.get(room_id)
+    if entry is not None and not entry[0].done():
+        entry[1].set()
+        return
+    wake = asyncio.Event()
+    task = asyncio.get_running_loop().create_task(_drive(room_id, wake))
+    _drivers[room_id] = (task, wake)
+
+
+def start_sweeper() -> None:
+    global _sweeper
+    if _sweeper is None or _sweeper.done():
+        _sweeper = asyncio.get_running_loop().create_task(_sweep_forever())
+
+
+async def _drive(room_id: int, wake: asyncio.Event) -> None:
+    failures = 0
+    try:
+        while True:
+            wake.clear()
+            due = await database_sync_to_async(selectors.next_due)(room_id)
+            if due is None:
+                return
+            if due.delay > 0:
+                try:
+                    await asyncio.wait_for(wake.wait(), timeout=due.delay)
+                    continue  # something changed: plan again
+                except TimeoutError:
+                    pass
+            try:
+                await database_sync_to_async(run_due)(room_id, due)
+                failures = 0
+            except DatabaseError:
+                failures += 1
+                log.warning("room %s: database unavailable, retrying", room_id)
+                await asyncio.sleep(min(5.0, 0.5 * failures))
+    finally:
+        if _drivers.get(room_id, (None,))[0] is asyncio.current_task():
+            _drivers.pop(room_id, None)
+
+
+def run_due(room_id: int, due: selectors.Due) -> None:
+    try:
+        if due.kind == "computer_turn":
+            services.computer_turn(room_id=room_id, version=due.version)
+        elif due.kind == "cover_seat":
+            services.cover_seat(room_id=room_id, seat_index=due.seat, version=due.version)
+    except ActionError:
+        pass  # the room moved on (another process acted first): plan again
+
+
+async def _sweep_forever() -> None:
+    while True:
+        await asyncio.sleep(settings.SWEEP_SECONDS)
+        try:
+            await sweep_once()
+        except DatabaseError:
+            log.warning("sweep: database unavailable")
+
+
+async def sweep_once() -> None:
+    room_ids = await database_sync_to_async(selectors.rooms_needing_attention)()
+    for room_id in room_ids:
+        await database_sync_to_async(services.sweep_stale_presences)(room_id=room_id)
+        ensure(room_id)
+
+
+async def stop_all() -> None:
+    """Cancel this process's drivers and sweeper (tests and shutdown)."""
+    global _sweeper
+    tasks = [task for task, _wake in _drivers.values()]
+    if _sweeper is not None:
+        tasks.append(_sweeper)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    _drivers.clear()
+    _sweeper = None

@@ -1,0 +1,186 @@
+"""Rooms, seats, matches, rounds and draws: the durable state and the round histories.
+
+Only ``games.services`` writes these rows. A round can be replayed exactly from its
+``Round.dealt`` hands and its ``Draw`` rows (each stores the drawer's hand order after
+the draw, so hand shuffles replay too).
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+from games.engine import LEVELS, VARIANTS
+
+#: Seat colours clockwise from seat 0, each with a letter so colour is never alone.
+COLOURS = ("red", "green", "yellow", "blue", "purple", "orange", "teal", "pink")
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)  # 256 bits
+
+
+class Room(models.Model):
+    class Mode(models.TextChoices):
+        COMPUTER = "computer", "Versus computer"
+        SAME_DEVICE = "same_device", "Same device"
+        FRIENDS = "friends", "Play a friend"
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for players"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    code = models.CharField(max_length=8, unique=True, default=new_code)
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    host_guest = models.CharField(max_length=64, blank=True)
+    variant = models.CharField(max_length=20, choices=[(k, v.name) for k, v in VARIANTS.items()])
+    seat_count = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict)
+    rules = models.JSONField(default=dict)
+    computer_level = models.CharField(max_length=10, choices=[(x, x) for x in LEVELS])
+    mode = models.CharField(max_length=12, choices=Mode.choices)
+    listed = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    first_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "listed"])]
+
+    def __str__(self):
+        return f"{self.code} ({self.variant}, {self.seat_count} seats)"
+
+
+class Seat(models.Model):
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    guest = models.CharField(max_length=64, blank=True)
+    is_computer = models.BooleanField(default=False)
+    name = models.CharField(max_length=150, blank=True)
+    #: When the seat's last connection went away (None while connected or never seen).
+    away_since = models.DateTimeField(null=True, blank=True)
+    #: The computer plays this human seat until its human reconnects.
+    covered = models.BooleanField(default=False)
+    #: The human left the match; the computer plays the seat for the rest of it.
+    left = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["room", "index"], name="one_seat_per_index")]
+        ordering = ["index"]
+
+    def __str__(self):
+        return f"{self.room.code} seat {self.index}"
+
+    @property
+    def colour(self) -> str:
+        return COLOURS[self.index]
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.is_computer or self.user_id or self.guest)
+
+    @property
+    def played_by_computer(self) -> bool:
+        return self.is_computer or self.covered or self.left
+
+
+class Presence(models.Model):
+    """One open WebSocket of a seat's human, refreshed by a heartbeat.
+
+    A seat is connected while it has a fresh presence; rows left by a process that died
+    go stale and are swept.
+    """
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="presences")
+    channel_name = models.CharField(max_length=200, db_index=True)
+    last_seen = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["channel_name", "seat"], name="one_presence_per_seat")
+        ]
+
+    def __str__(self):
+        return self.channel_name
+
+
+class Match(models.Model):
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="matches")
+    number = models.PositiveIntegerField()
+    rules = models.JSONField()
+    first_dealer = models.PositiveSmallIntegerField()
+    #: Seat indexes, once the match is over.
+    winners = models.JSONField(null=True, blank=True)
+    losers = models.JSONField(null=True, blank=True)
+    #: Who ended it early: {"seat": i, "how": "resign"}.
+    ended_by = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["room", "number"], name="match_number")]
+        ordering = ["number"]
+
+    def __str__(self):
+        return f"match {self.number} of room {self.room_id}"
+
+
+class Round(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    #: The hex seed the deal was shuffled from.
+    seed = models.CharField(max_length=64)
+    #: The hands as dealt, before the initial discard.
+    dealt = models.JSONField()
+    removed = models.JSONField(default=list)
+    #: The live RoundState (RoundState.to_dict()).
+    state = models.JSONField()
+    ranking = models.JSONField(null=True, blank=True)
+    holder = models.PositiveSmallIntegerField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="round_number")]
+        ordering = ["number"]
+
+    def __str__(self):
+        return f"round {self.number} of match {self.match_id}"
+
+
+class Draw(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="draws")
+    number = models.PositiveIntegerField()
+    drawer = models.PositiveSmallIntegerField()
+    giver = models.PositiveSmallIntegerField()
+    position = models.PositiveSmallIntegerField()
+    card = models.CharField(max_length=3)
+    paired_with = models.CharField(max_length=3, blank=True)
+    finished = models.JSONField(default=list)
+    #: The drawer's hand, in order, after the draw and its shuffle or habit.
+    hand_after = models.JSONField(default=list)
+    by_computer = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="draw_number")]
+        ordering = ["number"]
+
+    def __str__(self):
+        return f"draw {self.number} of round {self.round_id}"

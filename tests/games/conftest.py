@@ -1,0 +1,118 @@
+"""Helpers for table tests: real sessions, real WebSocket frames through the ASGI stack."""
+
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+
+from config.asgi import application
+from games import driver
+from games.identity import GUEST_KEY
+from games.services import Actor
+
+ORIGIN = (b"origin", b"http://127.0.0.1")
+
+
+@pytest.fixture(autouse=True)
+def fast_table(settings):
+    settings.COMPUTER_DELAY_SECONDS = 0
+    settings.SEAT_GRACE_SECONDS = 20
+    settings.HEARTBEAT_SECONDS = 30
+    settings.SWEEP_SECONDS = 3600
+
+
+@pytest.fixture(autouse=True)
+async def stop_drivers():
+    yield
+    await driver.stop_all()
+
+
+def make_session(*, user=None, guest=None) -> str:
+    session = SessionStore()
+    if user is not None:
+        session["_auth_user_id"] = str(user.pk)
+        session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+        session["_auth_user_hash"] = user.get_session_auth_hash()
+    if guest is not None:
+        session[GUEST_KEY] = guest
+    session.create()
+    return session.session_key
+
+
+def make_user(name: str):
+    return get_user_model().objects.create_user(username=name, password="a-long-password-1")
+
+
+class Player:
+    """One browser: a session and, once connected, a socket to a room."""
+
+    def __init__(self, session_key: str, actor: Actor):
+        self.session_key = session_key
+        self.actor = actor
+        self.socket = None
+        self.state = None
+        self.messages: list[dict] = []
+
+    @classmethod
+    async def guest(cls, guest_id: str) -> "Player":
+        key = await database_sync_to_async(make_session)(guest=guest_id)
+        return cls(key, Actor(guest=guest_id))
+
+    @classmethod
+    async def user(cls, name: str) -> "Player":
+        user = await database_sync_to_async(make_user)(name)
+        key = await database_sync_to_async(make_session)(user=user)
+        return cls(key, Actor(user_id=user.pk))
+
+    async def connect(self, code: str, token: str = "", origin=ORIGIN) -> bool:
+        path = f"/ws/rooms/{code}/" + (f"?t={token}" if token else "")
+        headers = [(b"cookie", f"sessionid={self.session_key}".encode())]
+        if origin:
+            headers.append(origin)
+        self.socket = WebsocketCommunicator(application, path, headers=headers)
+        connected, _ = await self.socket.connect()
+        if connected:
+            await self.receive()  # the snapshot
+        return connected
+
+    async def receive(self, timeout: float = 5) -> dict:
+        message = json.loads(await self.socket.receive_from(timeout=timeout))
+        self.messages.append(message)
+        if message["type"] == "state" and (
+            self.state is None or message["version"] >= self.state["version"]
+        ):
+            self.state = message
+        return message
+
+    async def send(self, **message) -> None:
+        await self.socket.send_to(text_data=json.dumps(message))
+
+    async def until(self, predicate, timeout: float = 10) -> dict:
+        """Read messages until the latest state satisfies ``predicate``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not (self.state and predicate(self.state)):
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise AssertionError(f"timed out; last state: {self.state}")
+            await self.receive(timeout=remaining)
+        return self.state
+
+    async def drain(self) -> None:
+        while not await self.socket.receive_nothing(timeout=0.05):
+            await self.receive()
+
+    async def close(self) -> None:
+        await self.socket.disconnect()
+
+
+def my_turn(state) -> bool:
+    return state["acting"] is not None
+
+
+def match_over(state) -> bool:
+    return bool(state["match"] and state["match"]["over"])

@@ -1,0 +1,186 @@
+"""Whole games over the table's WebSocket, in every mode, to the match's end."""
+
+import random
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import services
+from games.models import Draw, Room
+from tests.games.conftest import Player, match_over, my_turn
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+create_room = database_sync_to_async(services.create_room)
+join_room = database_sync_to_async(services.join_room)
+
+
+async def play_until_match_over(*players: Player, rng=None, timeout=30):
+    """Every player draws a random position whenever it is their turn; rounds are
+    continued by the first player. Returns the final state seen by players[0]."""
+    rng = rng or random.Random(1)
+    for _ in range(2000):
+        for player in players:
+            await player.drain()
+        lead = players[0].state
+        if match_over(lead) and all(match_over(p.state) for p in players):
+            return lead
+        acted = False
+        for player in players:
+            state = player.state
+            if state["round"] and state["round"]["over"] and not match_over(state):
+                if player is players[0]:
+                    await player.send(type="next_round", version=state["version"])
+                    acted = True
+            elif my_turn(state):
+                giver = state["round"]["giver"]
+                count = state["seats"][giver]["count"]
+                await player.send(
+                    type="draw", version=state["version"], position=rng.randrange(count)
+                )
+                acted = True
+        if not acted:
+            await players[0].receive(timeout=timeout)
+    raise AssertionError("the match did not end")
+
+
+async def test_versus_computer_to_the_match_end_then_rematch():
+    me = await Player.guest("guest-a")
+    room = await create_room(
+        actor=me.actor,
+        name="Ann",
+        variant="babanuki",
+        seat_count=4,
+        mode="computer",
+        computer_level="easy",
+        rounds=3,
+    )
+    assert await me.connect(room.code)
+    assert me.state["you"] == [0]
+    assert [s["kind"] for s in me.state["seats"]] == ["human", "computer", "computer", "computer"]
+    final = await play_until_match_over(me)
+    assert len(final["match"]["rounds"]) == 3
+    assert sorted(final["match"]["scores"]) != [0, 0, 0, 0]
+    assert len(final["match"]["winners"]) == 1
+    # The dealer moved one seat clockwise each round.
+    dealers = [r["dealer"] for r in final["match"]["rounds"]]
+    assert dealers == [(dealers[0] + k) % 4 for k in range(3)]
+
+    await me.send(type="rematch", version=final["version"])
+    state = await me.until(lambda s: s["match"]["number"] == 2)
+    assert not state["match"]["over"] and state["room"]["status"] == "playing"
+    await me.close()
+
+
+async def test_friends_game_two_players_see_each_others_draws_live():
+    host = await Player.user("host")
+    friend = await Player.user("friend")
+    room = await create_room(
+        actor=host.actor,
+        name="host",
+        variant="old_maid",
+        seat_count=2,
+        mode="friends",
+        strike_limit=2,
+    )
+    await join_room(room_id=room.pk, actor=friend.actor, name="friend")
+    assert await host.connect(room.code)
+    assert await friend.connect(room.code)
+    assert friend.state["you"] == [1]
+    await host.send(type="start", fill=False)
+    await host.until(lambda s: s["room"]["status"] == "playing")
+    await friend.until(lambda s: s["room"]["status"] == "playing")
+
+    final = await play_until_match_over(host, friend)
+    assert final["match"]["over"]
+    assert sorted(final["match"]["winners"] + final["match"]["losers"]) == [0, 1]
+    assert max(final["match"]["scores"]) == 2  # first to two strikes lost
+    # Every draw reached both players: each saw the same count of draw events.
+    draws = await database_sync_to_async(Draw.objects.filter(round__match__room=room).count)()
+    for player in (host, friend):
+        seen = {
+            (m["round"]["number"], m["event"]["number"])
+            for m in player.messages
+            if m["type"] == "state" and m["event"] and m["event"]["kind"] == "draw"
+        }
+        assert len(seen) == draws
+
+
+async def test_same_device_one_browser_plays_every_seat_through_the_curtain():
+    device = await Player.guest("family")
+    room = await create_room(
+        actor=device.actor,
+        name="Player",
+        variant="schwarzer_peter",
+        seat_count=3,
+        mode="same_device",
+        single_round=True,
+    )
+    assert await device.connect(room.code)
+    assert device.state["you"] == [0, 1, 2]
+    actors = set()
+    seen_hands = set()
+    rng = random.Random(3)
+    while not match_over(device.state):
+        state = device.state
+        if my_turn(state):
+            actors.add(state["acting"])
+            # Only the acting seat's hand is sent while the round is being played.
+            assert list(state["round"]["hands"]) == [str(state["acting"])]
+            seen_hands.add(state["acting"])
+            count = state["seats"][state["round"]["giver"]]["count"]
+            await device.send(type="draw", version=state["version"], position=rng.randrange(count))
+        await device.receive()
+    assert actors == {0, 1, 2}
+
+
+async def test_spectators_need_the_link_for_private_rooms_and_see_no_hands():
+    host = await Player.guest("h")
+    room = await create_room(
+        actor=host.actor,
+        name="h",
+        variant="babanuki",
+        seat_count=3,
+        mode="computer",
+    )
+    stranger = await Player.guest("s")
+    assert not await stranger.connect(room.code)
+    assert await stranger.connect(room.code, token=room.token)
+    assert stranger.state["you"] == []
+    assert stranger.state["round"]["hands"] == {}
+    await stranger.close()
+    wrong = await Player.guest("w")
+    assert not await wrong.connect(room.code, token="x" * 43)
+    assert not await wrong.connect("ZZZZZZ")
+
+
+async def test_a_foreign_origin_is_refused():
+    host = await Player.guest("o")
+    room = await create_room(
+        actor=host.actor,
+        name="o",
+        variant="babanuki",
+        seat_count=2,
+        mode="computer",
+    )
+    assert not await host.connect(room.code, origin=(b"origin", b"https://evil.example"))
+
+
+async def test_room_version_moves_one_per_change():
+    me = await Player.guest("v")
+    room = await create_room(
+        actor=me.actor,
+        name="v",
+        variant="babanuki",
+        seat_count=2,
+        mode="computer",
+        rounds=1,
+    )
+    await me.connect(room.code)
+    await play_until_match_over(me)
+    versions = sorted({m["version"] for m in me.messages if m["type"] == "state"})
+    draws = await database_sync_to_async(Draw.objects.filter(round__match__room=room).count)()
+    final = await database_sync_to_async(Room.objects.get)(pk=room.pk)
+    # Creation + start is version 1; then one per draw.
+    assert final.version == 1 + draws
+    assert versions[-1] == final.version

@@ -1,0 +1,172 @@
+"""Bad input gets a structured error and a fresh snapshot, changes nothing, and the
+connection stays usable."""
+
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import services
+from games.models import Draw, Room
+from tests.games.conftest import Player
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def friends_table(variant="babanuki", seats=2):
+    host = await Player.user("host")
+    friend = await Player.user("friend")
+    room = await database_sync_to_async(services.create_room)(
+        actor=host.actor,
+        name="host",
+        variant=variant,
+        seat_count=seats,
+        mode="friends",
+        **({"rounds": 1} if variant == "babanuki" else {}),
+    )
+    await database_sync_to_async(services.join_room)(
+        room_id=room.pk, actor=friend.actor, name="friend"
+    )
+    await host.connect(room.code)
+    await friend.connect(room.code)
+    await host.send(type="start", fill=True)
+    await host.until(lambda s: s["room"]["status"] == "playing")
+    await friend.until(lambda s: s["room"]["status"] == "playing")
+    return room, host, friend
+
+
+async def expect_error(player: Player, code: str) -> dict:
+    error = await player.receive()
+    while error["type"] != "error":
+        error = await player.receive()
+    assert error["code"] == code, error
+    assert error["message"]
+    snapshot = await player.receive()
+    assert snapshot["type"] == "state"
+    return error
+
+
+async def room_version(room):
+    return (await database_sync_to_async(Room.objects.get)(pk=room.pk)).version
+
+
+async def draw_count(room):
+    return await database_sync_to_async(Draw.objects.filter(round__match__room=room).count)()
+
+
+async def test_stale_and_duplicate_actions_are_refused():
+    room, host, friend = await friends_table()
+    drawer = host if host.state["acting"] is not None else friend
+    state = drawer.state
+    message = {"type": "draw", "version": state["version"], "position": 0}
+    await drawer.send(**message)
+    applied = await drawer.until(lambda s: s["version"] == state["version"] + 1)
+    assert applied["event"]["kind"] == "draw"
+    # The same message again (a double click, a resend): refused, nothing changes.
+    before = await room_version(room)
+    await drawer.send(**message)
+    await expect_error(drawer, "stale_version")
+    assert await room_version(room) == before
+    assert await draw_count(room) == 1
+
+
+async def test_drawing_out_of_turn_is_refused():
+    room, host, friend = await friends_table()
+    waiting = friend if host.state["acting"] is not None else host
+    await waiting.send(type="draw", version=waiting.state["version"], position=0)
+    await expect_error(waiting, "not_your_turn")
+    assert await draw_count(room) == 0
+
+
+async def test_bad_positions_are_refused():
+    room, host, friend = await friends_table()
+    drawer = host if host.state["acting"] is not None else friend
+    for position in (-1, 999):
+        await drawer.send(type="draw", version=drawer.state["version"], position=position)
+        await expect_error(drawer, "bad_position")
+    assert await draw_count(room) == 0
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        ("not json", "malformed"),
+        ("[1, 2]", "malformed"),
+        ('"draw"', "malformed"),
+        ("{}", "malformed"),
+        ('{"type": 5}', "malformed"),
+        ('{"type": "fly"}', "unknown_action"),
+        ('{"type": "draw", "version": 1}', "malformed"),
+        ('{"type": "draw", "version": "1", "position": 0}', "malformed"),
+        ('{"type": "draw", "version": 1, "position": true}', "malformed"),
+        ('{"type": "draw", "version": 1, "position": 1.5}', "malformed"),
+        ('{"type": "draw", "version": 1, "position": 0, "card": "JK"}', "malformed"),
+        ('{"type": "ping", "ref": ' + json.dumps("r" * 41) + "}", "malformed"),
+        ('{"type": "ping", "ref": ' + json.dumps("x" * 3000) + "}", "too_large"),
+        ("[" * 1000 + "]" * 1000, "malformed"),
+        (b"\x00\x01binary", "malformed"),
+    ],
+)
+async def test_malformed_messages_get_a_structured_error(frame, code):
+    room, host, _friend = await friends_table()
+    before = await room_version(room)
+    if isinstance(frame, bytes):
+        await host.socket.send_to(bytes_data=frame)
+    else:
+        await host.socket.send_to(text_data=frame)
+    await expect_error(host, code)
+    assert await room_version(room) == before
+    # Still usable.
+    await host.send(type="ping", ref="after")
+    reply = await host.receive()
+    assert reply == {"type": "pong", "ref": "after"}
+
+
+async def test_flooding_is_rate_limited_without_closing():
+    room, host, _friend = await friends_table()
+    for _ in range(25):
+        await host.send(type="ping")
+    replies = [await host.receive() for _ in range(25)]
+    codes = [r.get("code") for r in replies if r["type"] == "error"]
+    assert "rate_limited" in codes
+    await asyncio.sleep(1.1)
+    await host.drain()
+    await host.send(type="ping", ref="later")
+    assert (await host.receive())["type"] == "pong"
+
+
+async def test_two_sockets_racing_to_draw_apply_exactly_one():
+    room, host, friend = await friends_table()
+    drawer = host if host.state["acting"] is not None else friend
+    twin = Player(drawer.session_key, drawer.actor)  # the same player in a second tab
+    await twin.connect(room.code)
+    version = drawer.state["version"]
+    await asyncio.gather(
+        drawer.send(type="draw", version=version, position=0),
+        twin.send(type="draw", version=version, position=1),
+    )
+    await drawer.until(lambda s: s["version"] >= version + 1)
+    await twin.until(lambda s: s["version"] >= version + 1)
+    await asyncio.sleep(0.2)
+    await drawer.drain()
+    await twin.drain()
+    errors = [m for p in (drawer, twin) for m in p.messages if m["type"] == "error"]
+    assert [e["code"] for e in errors] == ["stale_version"]
+    assert await draw_count(room) == 1
+
+
+async def test_actions_that_the_match_state_does_not_allow():
+    room, host, friend = await friends_table()
+    await friend.send(type="start", fill=True)
+    await expect_error(friend, "not_host")
+    await host.send(type="next_round", version=host.state["version"])
+    await expect_error(host, "round_in_play")
+    await host.send(type="rematch", version=host.state["version"])
+    await expect_error(host, "match_in_play")
+    await host.send(type="leave", version=host.state["version"])
+    await expect_error(host, "not_allowed")  # two seats: resign instead
+    spectator = await Player.guest("watcher")
+    await spectator.connect(room.code, token=room.token)
+    await spectator.send(type="resign", version=spectator.state["version"])
+    await expect_error(spectator, "not_seated")
