@@ -116,3 +116,29 @@ def my_turn(state) -> bool:
 
 def match_over(state) -> bool:
     return bool(state["match"] and state["match"]["over"])
+
+
+async def play_to_match_end(*players: Player, rng=None, timeout: float = 60) -> dict:
+    """Every player draws a random position on their turn; the first player deals each
+    next round. Returns the first player's final state."""
+    import random
+
+    rng = rng or random.Random(1)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        for player in players:
+            await player.drain()
+        if all(match_over(p.state) for p in players):
+            return players[0].state
+        for player in players:
+            state = player.state
+            rnd = state["round"]
+            if rnd and rnd["over"] and not match_over(state) and player is players[0]:
+                await player.send(type="next_round", version=state["version"])
+            elif my_turn(state) and not match_over(state):
+                count = state["seats"][rnd["giver"]]["count"]
+                await player.send(
+                    type="draw", version=state["version"], position=rng.randrange(count)
+                )
+    raise AssertionError(f"the match did not end; last state: {players[0].state}")

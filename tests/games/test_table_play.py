@@ -7,41 +7,12 @@ from channels.db import database_sync_to_async
 
 from games import services
 from games.models import Draw, Room
-from tests.games.conftest import Player, match_over, my_turn
+from tests.games.conftest import Player, match_over, my_turn, play_to_match_end
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 create_room = database_sync_to_async(services.create_room)
 join_room = database_sync_to_async(services.join_room)
-
-
-async def play_until_match_over(*players: Player, rng=None, timeout=30):
-    """Every player draws a random position whenever it is their turn; rounds are
-    continued by the first player. Returns the final state seen by players[0]."""
-    rng = rng or random.Random(1)
-    for _ in range(2000):
-        for player in players:
-            await player.drain()
-        lead = players[0].state
-        if match_over(lead) and all(match_over(p.state) for p in players):
-            return lead
-        acted = False
-        for player in players:
-            state = player.state
-            if state["round"] and state["round"]["over"] and not match_over(state):
-                if player is players[0]:
-                    await player.send(type="next_round", version=state["version"])
-                    acted = True
-            elif my_turn(state):
-                giver = state["round"]["giver"]
-                count = state["seats"][giver]["count"]
-                await player.send(
-                    type="draw", version=state["version"], position=rng.randrange(count)
-                )
-                acted = True
-        if not acted:
-            await players[0].receive(timeout=timeout)
-    raise AssertionError("the match did not end")
 
 
 async def test_versus_computer_to_the_match_end_then_rematch():
@@ -58,7 +29,7 @@ async def test_versus_computer_to_the_match_end_then_rematch():
     assert await me.connect(room.code)
     assert me.state["you"] == [0]
     assert [s["kind"] for s in me.state["seats"]] == ["human", "computer", "computer", "computer"]
-    final = await play_until_match_over(me)
+    final = await play_to_match_end(me)
     assert len(final["match"]["rounds"]) == 3
     assert sorted(final["match"]["scores"]) != [0, 0, 0, 0]
     assert len(final["match"]["winners"]) == 1
@@ -91,7 +62,7 @@ async def test_friends_game_two_players_see_each_others_draws_live():
     await host.until(lambda s: s["room"]["status"] == "playing")
     await friend.until(lambda s: s["room"]["status"] == "playing")
 
-    final = await play_until_match_over(host, friend)
+    final = await play_to_match_end(host, friend)
     assert final["match"]["over"]
     assert sorted(final["match"]["winners"] + final["match"]["losers"]) == [0, 1]
     assert max(final["match"]["scores"]) == 2  # first to two strikes lost
@@ -177,7 +148,7 @@ async def test_room_version_moves_one_per_change():
         rounds=1,
     )
     await me.connect(room.code)
-    await play_until_match_over(me)
+    await play_to_match_end(me)
     versions = sorted({m["version"] for m in me.messages if m["type"] == "state"})
     draws = await database_sync_to_async(Draw.objects.filter(round__match__room=room).count)()
     final = await database_sync_to_async(Room.objects.get)(pk=room.pk)

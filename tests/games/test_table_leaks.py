@@ -1,0 +1,93 @@
+"""No message ever shows a seat (or a spectator) the face of a card in another seat's
+hand, over complete games of every variant. The truth comes from replaying each round
+from its stored rows, which also proves a round replays exactly."""
+
+import json
+import random
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import services
+from games.engine import RoundState
+from games.models import Round
+from tests.games.conftest import Player, match_over, play_to_match_end
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def replay(rnd: Round, room) -> dict[int, list[list[str]]]:
+    """Hands after each draw number (0: after the deal), replayed from the rows."""
+    state = RoundState.from_hands(room.variant, rnd.dealt, rnd.dealer, room.options)
+    hands = {0: [list(h) for h in state.hands]}
+    for row in rnd.draws.all():
+        assert (state.drawer, state.giver) == (row.drawer, row.giver)
+        result = state.draw(row.position)
+        assert result.card == row.card
+        assert (result.paired_with or "") == row.paired_with
+        assert list(result.finished) == row.finished
+        state.arrange_hand(row.drawer, row.hand_after)
+        hands[row.number] = [list(h) for h in state.hands]
+    assert state.to_dict()["hands"] == rnd.state["hands"]
+    assert state.finish_order == rnd.state["finish_order"]
+    assert state.ranking == (rnd.ranking or [])
+    return hands
+
+
+def truth(room):
+    rounds = Round.objects.filter(match__room=room).select_related("match")
+    return {(r.match.number, r.number): replay(r, room) for r in rounds}
+
+
+def faces_in(message: dict) -> str:
+    message = json.loads(json.dumps(message))
+    message["room"]["code"] = ""  # a room code may spell a card by chance
+    return json.dumps(message)
+
+
+@pytest.mark.parametrize(
+    ("variant", "rules"),
+    [
+        ("babanuki", {"rounds": 1}),
+        ("jijinuki", {"rounds": 1}),
+        ("old_maid", {"strike_limit": 1}),
+        ("schwarzer_peter", {"strike_limit": 1}),
+    ],
+)
+async def test_no_message_reveals_a_hidden_face(variant, rules):
+    names = ["a", "b", "c"]
+    players = [await Player.user(n) for n in names]
+    room = await database_sync_to_async(services.create_room)(
+        actor=players[0].actor, name="a", variant=variant, seat_count=4, mode="friends", **rules
+    )
+    for player, name in zip(players[1:], names[1:], strict=True):
+        await database_sync_to_async(services.join_room)(
+            room_id=room.pk, actor=player.actor, name=name
+        )
+    for player in players:
+        await player.connect(room.code)
+    spectator = await Player.guest("watcher")
+    await spectator.connect(room.code, token=room.token)
+    await players[0].send(type="start", fill=True)  # seat 3 is a computer
+    await play_to_match_end(*players, rng=random.Random(variant))
+    await spectator.until(match_over)
+
+    hands_at = await database_sync_to_async(truth)(room)
+    checked = 0
+    for socket in [*players, spectator]:
+        for message in socket.messages:
+            if message["type"] != "state" or not message["round"] or message["round"]["over"]:
+                continue
+            key = (message["match"]["number"], message["round"]["number"])
+            hands = hands_at[key][message["round"]["draws"]]
+            mine = set(message["you"])
+            allowed = {c for s in mine for c in hands[s]}
+            event = message["event"]
+            if event and event.get("kind") == "draw" and {event["drawer"], event["giver"]} & mine:
+                allowed.add(event["card"])
+            hidden = {c for s, h in enumerate(hands) if s not in mine for c in h} - allowed
+            text = faces_in(message)
+            leaked = [c for c in hidden if f'"{c}"' in text]
+            assert not leaked, (socket.actor, message)
+            checked += 1
+    assert checked > 20

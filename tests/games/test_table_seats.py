@@ -1,0 +1,108 @@
+"""Takeovers, hand-backs, leaving, resigning, and computer turns that outlive a driver."""
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import driver, services
+from games.models import Draw, Seat
+from tests.games.conftest import Player, match_over, play_to_match_end
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def friends_room(variant, seats, names, **rules):
+    players = [await Player.user(name) for name in names]
+    room = await database_sync_to_async(services.create_room)(
+        actor=players[0].actor,
+        name=names[0],
+        variant=variant,
+        seat_count=seats,
+        mode="friends",
+        **rules,
+    )
+    for player, name in zip(players[1:], names[1:], strict=False):
+        await database_sync_to_async(services.join_room)(
+            room_id=room.pk, actor=player.actor, name=name
+        )
+    for player in players:
+        await player.connect(room.code)
+    await players[0].send(type="start", fill=True)
+    for player in players:
+        await player.until(lambda s: s["room"]["status"] == "playing")
+    return room, players
+
+
+async def test_a_seat_away_past_the_grace_period_is_covered_then_handed_back(settings):
+    settings.SEAT_GRACE_SECONDS = 0.3
+    room, (host, friend) = await friends_room("babanuki", 2, ["host", "friend"], rounds=1)
+    await friend.close()
+    # The host sees the friend go away, then the computer cover the seat.
+    state = await host.until(lambda s: s["seats"][1]["away"])
+    assert not state["seats"][1]["covered"]
+    state = await host.until(lambda s: s["seats"][1]["covered"], timeout=5)
+    # While covered, the computer draws for seat 1 whenever it is seat 1's turn.
+    await play_to_match_end(host)
+    by_computer = await database_sync_to_async(
+        Draw.objects.filter(round__match__room=room, drawer=1, by_computer=True).count
+    )()
+    assert by_computer >= 1
+    # The human comes back: the seat is theirs again, and everyone sees it.
+    back = Player(friend.session_key, friend.actor)
+    await back.connect(room.code)
+    assert back.state["seats"][1]["covered"] is False
+    await host.until(lambda s: not s["seats"][1]["covered"] and not s["seats"][1]["away"])
+
+
+async def test_leaving_a_three_seat_match_hands_the_seat_to_the_computer():
+    room, (a, b, c) = await friends_room("babanuki", 3, ["a", "b", "c"], rounds=1)
+    await c.send(type="leave", version=c.state["version"])
+    state = await a.until(lambda s: s["seats"][2]["left"])
+    assert state["seats"][2]["left"]
+    # The others play on to the end; the computer plays seat 2.
+    await play_to_match_end(a, b)
+    seat = await database_sync_to_async(Seat.objects.get)(room=room, index=2)
+    assert seat.left and seat.played_by_computer
+    # The leaver can no longer act for the seat.
+    await c.send(type="draw", version=a.state["version"], position=0)
+    error = await c.receive()
+    while error["type"] != "error":
+        error = await c.receive()
+    assert error["code"] in ("not_your_turn", "match_over")
+
+
+async def test_resigning_a_two_seat_match_is_a_loss_for_the_resigner():
+    room, (host, friend) = await friends_room("schwarzer_peter", 2, ["host", "friend"])
+    await friend.send(type="resign", version=friend.state["version"])
+    state = await host.until(match_over)
+    assert state["match"]["losers"] == [1] and state["match"]["winners"] == [0]
+    assert state["match"]["ended_by"] == {"seat": 1, "how": "resign"}
+
+
+async def test_computer_turns_resume_after_the_driver_dies():
+    me = await Player.guest("solo")
+    room = await database_sync_to_async(services.create_room)(
+        actor=me.actor,
+        name="solo",
+        variant="babanuki",
+        seat_count=4,
+        mode="computer",
+        rounds=1,
+        first_dealer=0,
+    )
+    # Dealer 0 is drawn from first, so seat 1 (a computer) draws first.
+    await driver.stop_all()  # as if the process driving the room had died
+    versions = await database_sync_to_async(
+        lambda: room.__class__.objects.get(pk=room.pk).version
+    )()
+    await driver.sweep_once()  # a periodic sweep finds the overdue turn ...
+    task, _wake = driver._drivers[room.pk]
+    await task  # it plays the computer turns until a human must act
+    after = await database_sync_to_async(lambda: room.__class__.objects.get(pk=room.pk).version)()
+    assert after > versions
+    # ... and a new connection resumes it too, without a draw twice for one turn.
+    await me.connect(room.code)
+    await me.until(lambda s: s["acting"] == 0 or match_over(s))
+    draws = await database_sync_to_async(
+        lambda: list(Draw.objects.filter(round__match__room=room).values_list("number", flat=True))
+    )()
+    assert draws == list(range(1, len(draws) + 1))
