@@ -17,11 +17,4 @@ def room_changed(room_id: int, state: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "room.changed", "state": state}
-    try:
-        async_to_sync(layer.group_send)(group_name(room_id), message)
-    except RuntimeError:
-        # Called from inside an event loop thread: schedule instead of blocking it.
-        import asyncio
-
-        asyncio.get_running_loop().create_task(layer.group_send(group_name(room_id), message))
+    async_to_sync(layer.group_send)(group_name(room_id), {"type": "room.changed", "state": state})

@@ -126,15 +126,19 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
             await self.send_snapshot()
         except DatabaseError:
-            await self.send_json(
-                {
-                    "type": "error",
-                    "code": "unavailable",
-                    "message": "The server could not reach its database; nothing changed. "
-                    "Try again.",
-                    "ref": ref,
-                }
+            await self.send_error(
+                "unavailable",
+                "The server could not reach its database; nothing changed. Try again.",
+                ref,
             )
+        except Exception:
+            # A bug: the operator gets the traceback, the player a plain message.
+            log.exception("room %s: unexpected error handling a message", self.room_id)
+            await self.send_error("internal", "Something went wrong on our side.", ref)
+            await self.send_snapshot()
+
+    async def send_error(self, code: str, message: str, ref: str | None) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message, "ref": ref})
 
     async def perform(self, action: dict) -> None:
         kind = action["type"]

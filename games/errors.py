@@ -31,4 +31,5 @@ CODES = {
     "not_allowed": "the room's mode or size does not allow this",
     "rate_limited": "too many messages in a short time",
     "unavailable": "the server could not reach its database; try again",
+    "internal": "an unexpected error on the server; nothing was changed",
 }

@@ -99,3 +99,33 @@ def test_killing_the_serving_process_loses_no_committed_draw(servers):
     assert [n for _, n in after] == list(range(1, len(after) + 1))
     assert final["match"]["over"]
     assert Room.objects.get(pk=room.pk).status == Room.Status.FINISHED
+
+
+def test_the_same_draw_sent_to_two_processes_at_once_is_applied_once(servers):
+    room, sessions = friends_room(2, 2, rounds=1)
+    one, two = servers("one"), servers("two")
+
+    async def race():
+        clients = [await Client(s).connect(one.port, room.code) for s in sessions]
+        drawer_index = next(i for i, c in enumerate(clients) if c.state["acting"] is not None)
+        # The drawer, in two tabs on two processes, clicks in both at once.
+        tabs = [
+            await Client(sessions[drawer_index]).connect(port, room.code)
+            for port in (one.port, two.port)
+        ]
+        version = tabs[0].state["version"]
+        await asyncio.gather(*(t.send(type="draw", version=version, position=0) for t in tabs))
+        replies = []
+        for tab in tabs:
+            for _ in range(3):
+                message = await tab.receive(5)
+                if message is not None:
+                    replies.append(message)
+        for c in clients + tabs:
+            await c.close()
+        return replies
+
+    replies = asyncio.run(race())
+    errors = [r for r in replies if r["type"] == "error"]
+    assert [e["code"] for e in errors] == ["stale_version"]
+    assert Draw.objects.filter(round__match__room=room).count() == 1
