@@ -110,7 +110,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await database_sync_to_async(services.disconnect)(
                     room_id=self.room_id, channel_name=self.channel_name
                 )
-            except DatabaseError:
+            except (DatabaseError, ActionError):
                 log.warning("room %s: could not record a disconnect", self.room_id)
 
     async def receive(self, text_data=None, bytes_data=None):

@@ -87,9 +87,10 @@ async def _sweep_forever() -> None:
 
 
 async def sweep_once() -> None:
-    room_ids = await database_sync_to_async(selectors.rooms_needing_attention)()
-    for room_id in room_ids:
+    stale, owed = await database_sync_to_async(selectors.rooms_needing_attention)()
+    for room_id in stale:
         await database_sync_to_async(services.sweep_stale_presences)(room_id=room_id)
+    for room_id in sorted(set(stale) | set(owed)):
         ensure(room_id)
 
 

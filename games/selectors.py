@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Presence, Room
@@ -71,18 +72,30 @@ def next_due(room_id: int) -> Due | None:
     return min(due, key=lambda d: d.delay) if due else None
 
 
-def rooms_needing_attention(limit: int = 500) -> list[int]:
-    """Rooms in play whose computer turn or takeover may be due, and rooms with
-    connections left behind by a process that died (for the periodic sweep)."""
+def rooms_needing_attention(limit: int = 500) -> tuple[list[int], list[int]]:
+    """For the periodic sweep: rooms holding connections left behind by a process that
+    died, and rooms in play where the server may owe a move (a computer, covered or
+    departed seat, or a seat whose human is away) that have been quiet for a while."""
     now = timezone.now()
+    stale = now - timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS)
+    stale_rooms = sorted(
+        set(
+            Presence.objects.filter(last_seen__lt=stale).values_list("seat__room_id", flat=True)[
+                :limit
+            ]
+        )
+    )
     quiet = now - timedelta(seconds=settings.COMPUTER_DELAY_SECONDS)
-    ids = set(
+    owed = (
         Room.objects.filter(status=Room.Status.PLAYING, updated_at__lte=quiet)
+        .filter(
+            Q(seats__is_computer=True)
+            | Q(seats__covered=True)
+            | Q(seats__left=True)
+            | Q(seats__away_since__isnull=False)
+        )
+        .distinct()
         .order_by("updated_at")
         .values_list("pk", flat=True)[:limit]
     )
-    stale = now - timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS)
-    ids.update(
-        Presence.objects.filter(last_seen__lt=stale).values_list("seat__room_id", flat=True)[:limit]
-    )
-    return sorted(ids)
+    return stale_rooms, list(owed)

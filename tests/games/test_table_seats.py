@@ -106,3 +106,22 @@ async def test_computer_turns_resume_after_the_driver_dies():
         lambda: list(Draw.objects.filter(round__match__room=room).values_list("number", flat=True))
     )()
     assert draws == list(range(1, len(draws) + 1))
+
+
+async def test_a_dead_process_connections_go_stale_and_the_sweep_covers_the_seat(settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Presence
+
+    settings.SEAT_GRACE_SECONDS = 0
+    room, (host, friend) = await friends_room("babanuki", 2, ["host", "friend"], rounds=1)
+    # The process holding the friend's socket dies: no disconnect, its presence just ages.
+    long_ago = timezone.now() - timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS + 1)
+    await database_sync_to_async(
+        lambda: Presence.objects.filter(seat__index=1, seat__room=room).update(last_seen=long_ago)
+    )()
+    await driver.sweep_once()
+    state = await host.until(lambda s: s["seats"][1]["covered"], timeout=5)
+    assert state["seats"][1]["away"]
