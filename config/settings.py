@@ -159,3 +159,19 @@ PRESENCE_TIMEOUT_SECONDS = float(os.environ.get("PRESENCE_TIMEOUT_SECONDS", "30"
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "5"))
 # The largest WebSocket message the table accepts.
 WS_MAX_MESSAGE_BYTES = 2048
+
+# -- accounts -------------------------------------------------------------------------------
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+# Failed log-ins allowed per account and per address within the window.
+LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+LOGIN_FAILURE_WINDOW_SECONDS = int(os.environ.get("LOGIN_FAILURE_WINDOW_SECONDS", "900"))
+
+# The cache holds log-in throttling counts: shared through Redis when there is one.
+if REDIS_URL:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

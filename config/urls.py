@@ -1,9 +1,7 @@
 from django.contrib import admin
-from django.urls import path
-
-from lobby import views as lobby_views
+from django.urls import include, path
 
 urlpatterns = [
-    path("", lobby_views.home, name="home"),
     path("admin/", admin.site.urls),
+    path("", include("lobby.urls")),
 ]

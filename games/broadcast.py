@@ -18,3 +18,16 @@ def room_changed(room_id: int, state: dict) -> None:
     if layer is None:
         return
     async_to_sync(layer.group_send)(group_name(room_id), {"type": "room.changed", "state": state})
+
+
+LOBBY_GROUP = "lobby"
+
+
+def lobby_changed() -> None:
+    """Send the listed rooms waiting for players to every lobby socket."""
+    from games.selectors import lobby_rooms
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed", "rooms": lobby_rooms()})

@@ -24,11 +24,7 @@ def socket_access(code: str, actor, token: str) -> Access | None:
     """May this socket see the room? Seated players, the host, anyone in a listed room,
     and anyone holding the invitation token. ``None`` looks exactly like no room."""
     room = Room.objects.filter(code=code).first()
-    if room is None:
-        return None
-    seated = any(actor.controls(s) for s in room.seats.all())
-    invited = bool(token) and secrets.compare_digest(token, room.token)
-    if not (seated or actor.owns(room) or room.listed or invited):
+    if room is None or not may_view(room, actor, token):
         return None
     return Access(room_id=room.pk, same_device=room.mode == Room.Mode.SAME_DEVICE)
 
@@ -99,3 +95,107 @@ def rooms_needing_attention(limit: int = 500) -> tuple[list[int], list[int]]:
         .values_list("pk", flat=True)[:limit]
     )
     return stale_rooms, list(owed)
+
+
+def lobby_rooms(limit: int = 100) -> list[dict]:
+    """Listed rooms waiting for players, newest first, as plain data for the lobby."""
+    from games.engine import get_variant
+
+    rooms = (
+        Room.objects.filter(listed=True, status=Room.Status.WAITING)
+        .select_related("host")
+        .prefetch_related("seats")
+        .order_by("-created_at")[:limit]
+    )
+    return [
+        {
+            "code": room.code,
+            "variant": room.variant,
+            "variant_name": get_variant(room.variant).name,
+            "taken": sum(1 for s in room.seats.all() if not s.is_empty),
+            "seats": room.seat_count,
+            "options": room.options,
+            "rules": room.rules,
+            "host": room.host.get_username() if room.host else "",
+        }
+        for room in rooms
+    ]
+
+
+def rooms_of(actor, *, active: bool) -> list[Room]:
+    """The rooms where ``actor`` holds a seat: still open (waiting or playing) or finished."""
+    seats = Q(seats__user_id=actor.user_id) if actor.user_id else Q(seats__guest=actor.guest)
+    if not (actor.user_id or actor.guest):
+        return []
+    statuses = [Room.Status.WAITING, Room.Status.PLAYING] if active else [Room.Status.FINISHED]
+    return list(
+        Room.objects.filter(seats, status__in=statuses, seats__left=False)
+        .distinct()
+        .order_by("-updated_at")[:50]
+    )
+
+
+def may_view(room: Room, actor, token: str = "") -> bool:
+    """Seated players, the host, anyone for a listed room, anyone with the token."""
+    seated = any(actor.controls(s) for s in room.seats.all())
+    invited = bool(token) and secrets.compare_digest(token, room.token)
+    return seated or actor.owns(room) or room.listed or invited
+
+
+def player_stats(user_id: int) -> dict:
+    """A player's record by variant: matches played, won and lost; rounds played, lost,
+    and the places they finished in; and their matches, newest first."""
+    from collections import defaultdict
+
+    from games.models import Match, Seat
+
+    seats = {
+        (s.room_id): s.index for s in Seat.objects.filter(user_id=user_id).only("room_id", "index")
+    }
+    matches = (
+        Match.objects.filter(room_id__in=seats)
+        .select_related("room")
+        .prefetch_related("rounds")
+        .order_by("-created_at")
+    )
+    by_variant: dict[str, dict] = defaultdict(
+        lambda: {
+            "matches": 0,
+            "won": 0,
+            "lost": 0,
+            "rounds": 0,
+            "rounds_lost": 0,
+            "places": defaultdict(int),
+        }
+    )
+    listing = []
+    for match in matches:
+        seat = seats[match.room_id]
+        record = by_variant[match.room.variant]
+        finished_rounds = [r for r in match.rounds.all() if r.finished_at]
+        for r in finished_rounds:
+            record["rounds"] += 1
+            if r.holder == seat:
+                record["rounds_lost"] += 1
+            if r.ranking and seat in r.ranking and match.room.rules.get("scoring") == "points":
+                record["places"][r.ranking.index(seat) + 1] += 1
+        outcome = None
+        if match.finished_at:
+            record["matches"] += 1
+            outcome = "won" if seat in (match.winners or []) else "lost"
+            record[outcome] += 1
+        listing.append(
+            {
+                "match": match,
+                "room": match.room,
+                "seat": seat,
+                "outcome": outcome,
+                "rounds": len(finished_rounds),
+            }
+        )
+    return {
+        "by_variant": {
+            k: {**v, "places": dict(sorted(v["places"].items()))} for k, v in by_variant.items()
+        },
+        "matches": listing[:50],
+    }

@@ -82,6 +82,8 @@ class _Change:
         room.updated_at = now
         state = room_state(room, event)
         transaction.on_commit(lambda: broadcast.room_changed(room.pk, state))
+        if room.listed:
+            transaction.on_commit(broadcast.lobby_changed)
 
 
 def _locked(room_id: int, version: int | None):
@@ -171,6 +173,8 @@ def create_room(
             change = _Change(room)
             _start_match(room)
             change.commit({"kind": "match_started"})
+        elif room.listed:
+            transaction.on_commit(broadcast.lobby_changed)
     return room
 
 
@@ -539,7 +543,21 @@ def sweep_stale_presences(*, room_id: int) -> bool:
         return False
 
 
+# -- accounts ---------------------------------------------------------------------------------
+
+
+def claim_guest_games(*, guest: str, user_id: int) -> int:
+    """A guest who signs up keeps their games: their seats and rooms become the user's."""
+    if not guest:
+        return 0
+    with transaction.atomic():
+        seats = Seat.objects.filter(guest=guest).update(guest="", user_id=user_id)
+        Room.objects.filter(host_guest=guest).update(host_guest="", host_id=user_id)
+    return seats
+
+
 __all__ = [
+    "claim_guest_games",
     "SERVER",
     "Actor",
     "MatchScore",

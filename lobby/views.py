@@ -1,7 +1,171 @@
-from django.shortcuts import render
+"""The way in: the lobby, new games, rooms, invitations, accounts and profiles.
 
+Views are thin: they check who may see what, call a service, and render.
+"""
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import selectors, services
 from games.engine import VARIANTS
+from games.errors import ActionError
+from games.identity import actor_from_request
+from games.models import Room
+from lobby.forms import VARIANT_HELP, NewGameForm, SignUpForm
+
+
+def _display_name(request) -> str:
+    return request.user.get_username() if request.user.is_authenticated else _("Guest")
 
 
 def home(request):
-    return render(request, "lobby/home.html", {"variants": VARIANTS.values()})
+    actor = actor_from_request(request)
+    return render(
+        request,
+        "lobby/home.html",
+        {
+            "lobby_rooms": selectors.lobby_rooms(),
+            "my_rooms": selectors.rooms_of(actor, active=True),
+            "recent_rooms": selectors.rooms_of(actor, active=False)[:10],
+            "variants": VARIANTS.values(),
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def new_game(request):
+    signed_in = request.user.is_authenticated
+    form = NewGameForm(request.POST or None, signed_in=signed_in)
+    if request.method == "POST" and form.is_valid():
+        try:
+            room = services.create_room(
+                actor=actor_from_request(request),
+                name=_display_name(request),
+                **form.room_arguments(),
+            )
+        except ActionError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect("room", code=room.code)
+    return render(request, "lobby/new_game.html", {"form": form, "variant_help": VARIANT_HELP})
+
+
+def _room_or_404(request, code: str, token: str = "") -> Room:
+    room = Room.objects.filter(code=code).first()
+    if room is None or not selectors.may_view(room, actor_from_request(request), token):
+        raise Http404
+    return room
+
+
+def room(request, code: str):
+    token = request.GET.get("t", "")
+    room = _room_or_404(request, code, token)
+    actor = actor_from_request(request)
+    seats = list(room.seats.all())
+    seated = any(actor.controls(s) for s in seats)
+    is_host = actor.owns(room)
+    invite_url = None
+    if room.mode == Room.Mode.FRIENDS and (seated or is_host):
+        invite_url = request.build_absolute_uri(reverse("join", args=[room.token]))
+    return render(
+        request,
+        "lobby/room.html",
+        {
+            "room": room,
+            "seats": seats,
+            "is_host": is_host,
+            "seated": seated,
+            "invite_url": invite_url,
+            "socket_token": token if not seated else "",
+        },
+    )
+
+
+def join(request, token: str):
+    """The invitation link: take a free seat, or log in first, or watch instead."""
+    room = get_object_or_404(Room, token=token)
+    if not request.user.is_authenticated:
+        return HttpResponseRedirect(
+            reverse("login") + "?" + urlencode({"next": request.get_full_path()})
+        )
+    actor = actor_from_request(request)
+    try:
+        services.join_room(room_id=room.pk, actor=actor, name=_display_name(request))
+    except ActionError as exc:
+        watch_url = reverse("room", args=[room.code]) + "?" + urlencode({"t": token})
+        return render(
+            request,
+            "lobby/join_closed.html",
+            {"room": room, "reason": exc.message, "watch_url": watch_url},
+        )
+    return redirect("room", code=room.code)
+
+
+@require_POST
+def start(request, code: str):
+    room = _room_or_404(request, code)
+    try:
+        services.start_match(
+            room_id=room.pk,
+            actor=actor_from_request(request),
+            fill_with_computers=request.POST.get("fill") == "1",
+        )
+    except ActionError as exc:
+        messages.error(request, exc.message)
+    return redirect("room", code=room.code)
+
+
+@require_POST
+def remove_player(request, code: str, seat: int):
+    room = _room_or_404(request, code)
+    try:
+        services.remove_player(room_id=room.pk, actor=actor_from_request(request), seat_index=seat)
+    except ActionError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The seat is free again."))
+    return redirect("room", code=room.code)
+
+
+def _safe_next(request) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return reverse("home")
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect(_safe_next(request))
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        guest = request.session.get("guest_id", "")
+        user = form.save()
+        services.claim_guest_games(guest=guest, user_id=user.pk)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(
+            request,
+            _("Welcome, %(name)s! Your games are kept in your account.")
+            % {"name": user.get_username()},
+        )
+        return redirect(_safe_next(request))
+    return render(request, "registration/signup.html", {"form": form, "next": _safe_next(request)})
+
+
+@login_required
+def profile(request):
+    return render(
+        request,
+        "lobby/profile.html",
+        {"stats": selectors.player_stats(request.user.pk), "variants": VARIANTS},
+    )

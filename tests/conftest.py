@@ -4,6 +4,9 @@ import pytest
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 
+# Real server processes (fixture "servers") for system and browser tests.
+pytest_plugins = ["tests.support"]
+
 
 def pytest_configure(config):
     if REQUIRE_SERVICES:
@@ -14,3 +17,9 @@ def pytest_configure(config):
                 "CI must run against PostgreSQL and Redis (see .ci/run)",
                 returncode=2,
             )
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    # PBKDF2 is slow on purpose; tests only need hashing to work.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,5 @@
+from django.urls import re_path
+
+from lobby.consumers import LobbyConsumer
+
+websocket_urlpatterns = [re_path(r"^ws/lobby/$", LobbyConsumer.as_asgi())]

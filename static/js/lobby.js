@@ -1,0 +1,50 @@
+// Keeps the lobby's list of open rooms live over /ws/lobby/.
+const body = document.getElementById("lobby-rooms");
+const labels = document.getElementById("lobby-labels").dataset;
+
+function row(room) {
+  const tr = document.createElement("tr");
+  tr.dataset.code = room.code;
+  const rules = [];
+  if (room.options.same_colour_pairs) rules.push(labels.sameColour);
+  if (room.options.reverse) rules.push(labels.reverse);
+  for (const text of [room.variant_name, `${room.taken}/${room.seats}`, rules.join(" "), room.host]) {
+    const td = document.createElement("td");
+    td.textContent = text;
+    tr.append(td);
+  }
+  const td = document.createElement("td");
+  const a = document.createElement("a");
+  a.href = `/r/${room.code}/`;
+  a.textContent = labels.open;
+  td.append(a);
+  tr.append(td);
+  return tr;
+}
+
+function render(rooms) {
+  if (!rooms.length) {
+    const tr = document.createElement("tr");
+    tr.className = "empty";
+    const td = document.createElement("td");
+    td.colSpan = 5;
+    td.textContent = labels.empty;
+    tr.append(td);
+    body.replaceChildren(tr);
+    return;
+  }
+  body.replaceChildren(...rooms.map(row));
+}
+
+let delay = 500;
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/lobby/`);
+  socket.onopen = () => { delay = 500; };
+  socket.onmessage = (e) => {
+    const message = JSON.parse(e.data);
+    if (message.type === "lobby") render(message.rooms);
+  };
+  socket.onclose = () => { setTimeout(connect, delay); delay = Math.min(delay * 2, 10000); };
+}
+connect();

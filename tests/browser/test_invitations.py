@@ -1,0 +1,69 @@
+"""In a real browser: sign up, open a friends room, and bring a friend in by its link."""
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import needs_browser, shot
+from tests.support import needs_services
+
+pytestmark = [needs_browser, needs_services]
+
+PASSWORD = "a-browser-password-42"
+
+
+def sign_up(page, site, name, next_url=None):
+    if next_url is None:
+        page.goto(f"{site}/accounts/signup/")
+    page.locator("#id_username").fill(name)
+    page.locator("#id_password1").fill(PASSWORD)
+    page.locator("#id_password2").fill(PASSWORD)
+    page.get_by_role("button", name="Sign up").click()
+
+
+def test_friend_joins_through_the_invitation_link(site, new_page):
+    host = new_page()
+    sign_up(host, site, "hostess")
+    expect(host.get_by_role("link", name="hostess")).to_be_visible()
+
+    host.goto(f"{site}/new/")
+    host.get_by_label("Babanuki").check()
+    host.get_by_label("With friends (send a link)").check()
+    host.get_by_label("Players").select_option("3")
+    host.get_by_label("List the room in the lobby").check()
+    host.get_by_role("button", name="Create the game").click()
+    expect(host).to_have_url(re.compile(r"/r/[A-Z0-9]+/$"))
+    code = host.url.rstrip("/").split("/")[-1]
+    invite = host.get_by_label("Invitation link").input_value()
+    assert "/join/" in invite
+    expect(host.locator('[data-seat="0"] .name')).to_contain_text("hostess")
+    shot(host, "room-waiting")
+
+    # A visitor sees the room in the lobby, live.
+    lobby = new_page()
+    lobby.goto(f"{site}/")
+    row = lobby.locator(f'tr[data-code="{code}"]')
+    expect(row).to_contain_text("1/3")
+
+    # The visitor opens the link, signs up, and lands in the room.
+    friend = new_page()
+    friend.goto(invite)
+    expect(friend).to_have_url(re.compile(r"/accounts/login/"))
+    friend.locator("#main").get_by_role("link", name="Sign up").click()
+    sign_up(friend, site, "friendo", next_url=invite)
+    expect(friend).to_have_url(f"{site}/r/{code}/")
+    expect(friend.locator('[data-seat="1"] .name')).to_contain_text("friendo")
+    expect(friend.locator('[data-seat="0"] .name')).to_contain_text("hostess")
+
+    # The host sees the friend's seat appear without reloading; so does the lobby.
+    expect(host.locator('[data-seat="1"] .name')).to_contain_text("friendo")
+    expect(row).to_contain_text("2/3")
+    expect(host.get_by_role("button", name="Remove friendo")).to_be_visible()
+    shot(host, "room-friend-joined")
+
+    # The host starts, filling the last seat with the computer; the room leaves the lobby.
+    host.get_by_role("button", name="Fill empty seats with the computer and start").click()
+    expect(host.locator("#room-status")).to_have_text("Playing")
+    expect(friend.locator("#room-status")).to_have_text("Playing")
+    expect(friend.locator('[data-seat="2"] .name')).to_contain_text("Computer")
+    expect(row).to_have_count(0)

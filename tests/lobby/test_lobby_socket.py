@@ -1,0 +1,62 @@
+"""The lobby list updates live as listed rooms open, fill and start."""
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+from games import services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def next_list(socket) -> list[dict]:
+    message = json.loads(await socket.receive_from(timeout=5))
+    assert message["type"] == "lobby"
+    return message["rooms"]
+
+
+async def test_lobby_follows_rooms_opening_filling_and_starting(make_user):
+    host = await database_sync_to_async(make_user)("hal")
+    guest = await database_sync_to_async(make_user)("gil")
+    socket = WebsocketCommunicator(
+        application, "/ws/lobby/", headers=[(b"origin", b"http://127.0.0.1")]
+    )
+    assert (await socket.connect())[0]
+    assert await next_list(socket) == []
+
+    room = await database_sync_to_async(services.create_room)(
+        actor=services.Actor(user_id=host.pk),
+        name="hal",
+        variant="old_maid",
+        seat_count=3,
+        mode="friends",
+        listed=True,
+    )
+    (listed,) = await next_list(socket)
+    assert listed["code"] == room.code and listed["taken"] == 1 and listed["host"] == "hal"
+
+    await database_sync_to_async(services.join_room)(
+        room_id=room.pk, actor=services.Actor(user_id=guest.pk), name="gil"
+    )
+    assert (await next_list(socket))[0]["taken"] == 2
+
+    await database_sync_to_async(services.start_match)(
+        room_id=room.pk, actor=services.Actor(user_id=host.pk), fill_with_computers=True
+    )
+    assert await next_list(socket) == []
+
+    private = await database_sync_to_async(services.create_room)(
+        actor=services.Actor(user_id=host.pk),
+        name="hal",
+        variant="old_maid",
+        seat_count=3,
+        mode="friends",
+        listed=False,
+    )
+    assert private and await socket.receive_nothing(timeout=0.3)
+    await socket.send_to(text_data="{}")
+    assert json.loads(await socket.receive_from())["code"] == "unknown_action"
+    await socket.disconnect()

@@ -1,0 +1,94 @@
+"""Every view against every role: anonymous, signed-in non-member, seated player, host, staff."""
+
+import pytest
+from django.test import Client
+
+from games import services
+from games.models import Room
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ["anonymous", "stranger", "seated", "host", "staff"]
+
+
+@pytest.fixture
+def world(make_user, host):
+    room = services.create_room(
+        actor=services.Actor(user_id=host.pk),
+        name="hana",
+        variant="babanuki",
+        seat_count=3,
+        mode=Room.Mode.FRIENDS,
+        rounds=1,
+    )
+    seated = make_user("sam")
+    services.join_room(room_id=room.pk, actor=services.Actor(user_id=seated.pk), name="sam")
+    users = {
+        "stranger": make_user("stan"),
+        "seated": seated,
+        "host": host,
+        "staff": make_user("staff", is_staff=True),
+    }
+
+    def client_for(role):
+        client = Client()
+        if role != "anonymous":
+            client.force_login(users[role])
+        return client
+
+    return room, client_for
+
+
+# (view, method, expected status per role); a private room is visible to its members only.
+CASES = {
+    "lobby": ("get", lambda r: "/", [200, 200, 200, 200, 200]),
+    "new game": ("get", lambda r: "/new/", [200, 200, 200, 200, 200]),
+    "room page": ("get", lambda r: f"/r/{r.code}/", [404, 404, 200, 200, 404]),
+    "profile": ("get", lambda r: "/accounts/profile/", [302, 200, 200, 200, 200]),
+    "password": ("get", lambda r: "/accounts/password/", [302, 200, 200, 200, 200]),
+    "admin": ("get", lambda r: "/admin/", [302, 302, 302, 302, 200]),
+}
+
+
+@pytest.mark.parametrize("view", list(CASES))
+@pytest.mark.parametrize("role", ROLES)
+def test_who_may_see_each_view(world, view, role):
+    room, client_for = world
+    method, url, expected = CASES[view]
+    response = getattr(client_for(role), method)(url(room))
+    assert response.status_code == expected[ROLES.index(role)]
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_room_page_with_the_invitation_token_is_open_to_all(world, role):
+    room, client_for = world
+    assert client_for(role).get(f"/r/{room.code}/?t={room.token}").status_code == 200
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_only_the_host_starts_or_removes(world, role):
+    room, client_for = world
+    client = client_for(role)
+    client.post(f"/r/{room.code}/remove/1/")
+    client.post(f"/r/{room.code}/start/", {"fill": "1"})
+    room.refresh_from_db()
+    started = room.status == Room.Status.PLAYING
+    removed = room.seats.get(index=1).user_id is None
+    if role == "host":
+        assert removed and started
+    else:
+        assert not removed and not started
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_invite_link_shown_only_to_members(world, role):
+    room, client_for = world
+    response = client_for(role).get(f"/r/{room.code}/?t={room.token}")
+    shown = f"/join/{room.token}/" in response.content.decode()
+    assert shown == (role in ("seated", "host"))
+
+
+def test_listed_rooms_are_open_to_everyone(world):
+    room, client_for = world
+    Room.objects.filter(pk=room.pk).update(listed=True)
+    assert client_for("anonymous").get(f"/r/{room.code}/").status_code == 200

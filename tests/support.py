@@ -1,0 +1,105 @@
+"""Real server processes for system and browser tests: they share the test database
+(PostgreSQL) and Redis with the test process."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+needs_services = pytest.mark.skipif(
+    not (os.environ.get("REDIS_URL") and os.environ.get("DATABASE_URL", "").startswith("postgres")),
+    reason="needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL): .ci/run sets them",
+)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def database_url_for_tests() -> str:
+    from django.db import connection
+
+    d = connection.settings_dict
+    password = f":{d['PASSWORD']}" if d.get("PASSWORD") else ""
+    host, port = d["HOST"] or "127.0.0.1", d["PORT"] or 5432
+    return f"postgres://{d['USER']}{password}@{host}:{port}/{d['NAME']}"
+
+
+class Server:
+    """One Daphne process serving config.asgi on a port of its own (``static``: through
+    runserver, which also serves static files)."""
+
+    def __init__(self, tmp_path: Path, name: str, port: int | None = None, static=False):
+        self.port = port or free_port()
+        self.static = static
+        self.log_path = tmp_path / f"{name}.log"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> "Server":
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url_for_tests(),
+            "DEBUG": "1",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "COMPUTER_DELAY_SECONDS": "0",
+            "SWEEP_SECONDS": "1",
+        }
+        log = open(self.log_path, "ab")  # noqa: SIM115 - closed with the process
+        if self.static:  # Daphne's runserver also serves static files in DEBUG
+            command = [str(ROOT / "manage.py"), "runserver", "--noreload", f"127.0.0.1:{self.port}"]
+        else:
+            command = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
+            command.append("config.asgi:application")
+        self.proc = subprocess.Popen(
+            [sys.executable, *command],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"daphne exited: {self.log_path.read_text()[-2000:]}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"daphne did not listen on {self.port}")
+
+    def kill(self) -> None:
+        """kill -9: no clean shutdown, no disconnect handlers."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=3)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+@pytest.fixture
+def servers(tmp_path):
+    started: list[Server] = []
+
+    def start(name: str, port: int | None = None, static: bool = False) -> Server:
+        server = Server(tmp_path, name, port, static).start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
