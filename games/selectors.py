@@ -199,3 +199,37 @@ def player_stats(user_id: int) -> dict:
         },
         "matches": listing[:50],
     }
+
+
+def match_summaries(room: Room) -> list[dict]:
+    """Each match of a room with its finished rounds: dealer, loser (the odd card's
+    holder), ranking and number of draws, newest match first."""
+    from django.db.models import Count
+
+    from games.models import Match
+
+    seats = {s.index: s for s in room.seats.all()}
+    summaries = []
+    for match in Match.objects.filter(room=room).order_by("-number"):
+        rounds = (
+            match.rounds.filter(finished_at__isnull=False)
+            .annotate(draw_count=Count("draws"))
+            .order_by("number")
+        )
+        summaries.append(
+            {
+                "match": match,
+                "winners": [seats[i] for i in match.winners or []],
+                "rounds": [
+                    {
+                        "number": r.number,
+                        "dealer": seats[r.dealer],
+                        "holder": seats.get(r.holder),
+                        "ranking": [seats[i] for i in r.ranking or []],
+                        "draws": r.draw_count,
+                    }
+                    for r in rounds
+                ],
+            }
+        )
+    return summaries

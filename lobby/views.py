@@ -84,6 +84,7 @@ def room(request, code: str):
             "seated": seated,
             "invite_url": invite_url,
             "socket_token": token if not seated else "",
+            "matches": selectors.match_summaries(room),
         },
     )
 

@@ -2,7 +2,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import services
+from games import selectors, services
 from games.models import Room, Seat
 from tests.lobby.conftest import PASSWORD
 
@@ -114,3 +114,30 @@ def test_profile_shows_matches_by_variant(client, make_user):
     client.force_login(user)
     text = client.get("/accounts/profile/").content.decode()
     assert "Babanuki" in text and f"/r/{room.code}/" in text and "lost" in text
+
+
+def test_room_page_lists_each_rounds_loser_and_length(client, make_user):
+    user = make_user("hist")
+    actor = services.Actor(user_id=user.pk)
+    room = services.create_room(
+        actor=actor,
+        name="hist",
+        variant="old_maid",
+        seat_count=2,
+        mode="computer",
+        strike_limit=1,
+    )
+    while room.status != Room.Status.FINISHED:
+        state = selectors.snapshot(room.pk)["round"]["state"]
+        if state["drawer"] == 0:
+            services.draw(room_id=room.pk, actor=actor, version=room.version, position=0)
+        else:
+            services.computer_turn(room_id=room.pk, version=room.version)
+        room.refresh_from_db()
+    rnd = room.matches.get().rounds.get()
+    client.force_login(user)
+    text = client.get(f"/r/{room.code}/").content.decode()
+    assert "Rounds played" in text and "Left holding the odd card" in text
+    holder = room.seats.get(index=rnd.holder).name
+    row = f"<tr><td>1</td><td>{room.seats.get(index=rnd.dealer).name}</td><td>{holder}</td>"
+    assert f"{row}<td>{rnd.draws.count()}</td></tr>" in text
