@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -86,7 +87,15 @@ class _Change:
             transaction.on_commit(broadcast.lobby_changed)
 
 
-def _locked(room_id: int, version: int | None):
+@contextmanager
+def _changing(room_id: int, version: object = None):
+    """A transaction holding the room's row lock, refusing a stale ``version``."""
+    version = _check_version(version)
+    with transaction.atomic():
+        yield _locked(room_id, version)
+
+
+def _locked(room_id: int, version: int | None) -> _Change:
     room = Room.objects.select_for_update().filter(pk=room_id).first()
     if room is None:
         raise ActionError("not_allowed", "This room does not exist.")
@@ -184,8 +193,7 @@ def _computer_name(level: str) -> str:
 
 def join_room(*, room_id: int, actor: Actor, name: str) -> Seat:
     """Take the first free seat of a waiting friends room (again: the same seat)."""
-    with transaction.atomic():
-        change = _locked(room_id, None)
+    with _changing(room_id) as change:
         room = change.room
         seats = list(room.seats.all())
         mine = next((s for s in seats if actor.controls(s)), None)
@@ -207,8 +215,7 @@ def join_room(*, room_id: int, actor: Actor, name: str) -> Seat:
 
 def remove_player(*, room_id: int, actor: Actor, seat_index: int) -> None:
     """The host frees a waiting player's seat before the start."""
-    with transaction.atomic():
-        change = _locked(room_id, None)
+    with _changing(room_id) as change:
         room = change.room
         if not actor.owns(room):
             raise ActionError("not_host", "Only the host may remove a player.")
@@ -224,8 +231,7 @@ def remove_player(*, room_id: int, actor: Actor, seat_index: int) -> None:
 
 def start_match(*, room_id: int, actor: Actor, fill_with_computers: bool = False) -> None:
     """The host starts a waiting friends room, filling empty seats with computers if asked."""
-    with transaction.atomic():
-        change = _locked(room_id, None)
+    with _changing(room_id) as change:
         room = change.room
         if not actor.owns(room):
             raise ActionError("not_host", "Only the host may start the match.")
@@ -286,11 +292,9 @@ def _current(room: Room) -> tuple[Match, Round, RoundState]:
 
 def draw(*, room_id: int, actor: Actor, version: int | None, position: object) -> Draw:
     """A human draws the card at ``position`` of the giver's hand."""
-    version = _check_version(version)
     if isinstance(position, bool) or not isinstance(position, int):
         raise ActionError("malformed", "position must be a whole number.")
-    with transaction.atomic():
-        change = _locked(room_id, version)
+    with _changing(room_id, version) as change:
         match, rnd, state = _playable(change.room)
         seat = change.room.seats.get(index=state.drawer)
         if not actor.controls(seat):
@@ -306,8 +310,7 @@ def computer_turn(*, room_id: int, version: int) -> Draw | None:
     Called by the driver with the version it planned against, so a computer never draws
     twice for one turn: a second call for the same turn finds the version moved on.
     """
-    with transaction.atomic():
-        change = _locked(room_id, version)
+    with _changing(room_id, version) as change:
         match, rnd, state = _playable(change.room)
         seat = change.room.seats.get(index=state.drawer)
         if not seat.played_by_computer:
@@ -375,9 +378,7 @@ def _end_match(room: Room, match: Match, winners, losers, ended_by=None) -> None
 
 def next_round(*, room_id: int, actor: Actor, version: int | None) -> Round:
     """Deal the match's next round once the current one is over (any seated human)."""
-    version = _check_version(version)
-    with transaction.atomic():
-        change = _locked(room_id, version)
+    with _changing(room_id, version) as change:
         room = change.room
         _require_seated(room, actor)
         match, rnd, state = _current(room)
@@ -393,9 +394,7 @@ def next_round(*, room_id: int, actor: Actor, version: int | None) -> Round:
 
 def rematch(*, room_id: int, actor: Actor, version: int | None) -> Match:
     """A new match with the same seats once the match is over."""
-    version = _check_version(version)
-    with transaction.atomic():
-        change = _locked(room_id, version)
+    with _changing(room_id, version) as change:
         room = change.room
         _require_seated(room, actor)
         match = room.matches.order_by("-number").first()
@@ -418,9 +417,7 @@ def _require_seated(room: Room, actor: Actor) -> list[Seat]:
 
 def leave_match(*, room_id: int, actor: Actor, version: int | None) -> None:
     """With 3+ seats: the computer plays the leaver's seat for the rest of the match."""
-    version = _check_version(version)
-    with transaction.atomic():
-        change = _locked(room_id, version)
+    with _changing(room_id, version) as change:
         room = change.room
         if room.seat_count < 3:
             raise ActionError("not_allowed", "With two seats, resign instead of leaving.")
@@ -435,9 +432,7 @@ def leave_match(*, room_id: int, actor: Actor, version: int | None) -> None:
 
 def resign(*, room_id: int, actor: Actor, version: int | None) -> None:
     """With 2 seats: the match ends as a loss for the resigner."""
-    version = _check_version(version)
-    with transaction.atomic():
-        change = _locked(room_id, version)
+    with _changing(room_id, version) as change:
         room = change.room
         if room.seat_count != 2:
             raise ActionError(
@@ -454,8 +449,7 @@ def resign(*, room_id: int, actor: Actor, version: int | None) -> None:
 
 def cover_seat(*, room_id: int, seat_index: int, version: int) -> bool:
     """The computer starts playing a human seat whose connection stayed down too long."""
-    with transaction.atomic():
-        change = _locked(room_id, version)
+    with _changing(room_id, version) as change:
         seat = change.room.seats.get(index=seat_index)
         grace = timedelta(seconds=settings.SEAT_GRACE_SECONDS)
         if (
@@ -478,8 +472,7 @@ def cover_seat(*, room_id: int, seat_index: int, version: int) -> bool:
 
 def connect(*, room_id: int, actor: Actor, channel_name: str) -> list[int]:
     """A socket opened: record its presence and hand covered seats back to their human."""
-    with transaction.atomic():
-        change = _locked(room_id, None)
+    with _changing(room_id) as change:
         mine = [
             s
             for s in change.room.seats.all()
@@ -506,8 +499,7 @@ def heartbeat(*, channel_name: str) -> None:
 
 def disconnect(*, room_id: int, channel_name: str) -> None:
     """A socket closed: a seat with no other fresh connection is now away."""
-    with transaction.atomic():
-        change = _locked(room_id, None)
+    with _changing(room_id) as change:
         seat_ids = list(
             Presence.objects.filter(channel_name=channel_name).values_list("seat_id", flat=True)
         )
@@ -530,8 +522,7 @@ def _mark_away(room: Room, seat_ids, since) -> bool:
 def sweep_stale_presences(*, room_id: int) -> bool:
     """Connections left by a process that died: drop them and mark their seats away."""
     stale_before = timezone.now() - timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS)
-    with transaction.atomic():
-        change = _locked(room_id, None)
+    with _changing(room_id) as change:
         stale = Presence.objects.filter(seat__room=change.room, last_seen__lt=stale_before)
         seat_ids = list(stale.values_list("seat_id", flat=True))
         if not seat_ids:

@@ -13,6 +13,7 @@ from .computer import (
     arrange_after_own_draw,
     check_level,
     choose_position,
+    play_out,
 )
 from .dealing import deal_cards, deal_start_offset, dealt_counts
 from .errors import BadPosition, RoundOver, RulesError
@@ -48,6 +49,7 @@ __all__ = [
     "deal_start_offset",
     "dealt_counts",
     "get_variant",
+    "play_out",
     "is_card",
     "rank",
     "suit",

@@ -56,3 +56,13 @@ def arrange_after_own_draw(
         hand.remove(odd)
         hand.insert(HABIT_POSITION, odd)
         state.arrange_hand(seat, hand)
+
+
+def play_out(state: RoundState, rng: random.Random, level: str | None = None) -> RoundState:
+    """Play the round to its end with every seat drawing a random position, arranging
+    hands as a human (``level`` None) or a computer of ``level`` would."""
+    while not state.over:
+        drawer = state.drawer
+        state.draw(choose_position(state, rng))
+        arrange_after_own_draw(state, drawer, rng, level)
+    return state

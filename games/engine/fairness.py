@@ -12,7 +12,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from .computer import arrange_after_own_draw, choose_position
+from .computer import play_out
 from .dealing import deal_start_offset
 from .round import RoundState
 from .variants import get_variant
@@ -134,10 +134,7 @@ def _simulate_full(
     total_draws = 0
     for _ in range(rounds):
         state = RoundState.deal(variant, players, 0, rng, options, deal_offset=deal_offset)
-        while not state.over:
-            drawer = state.drawer
-            state.draw(choose_position(state, rng))
-            arrange_after_own_draw(state, drawer, rng)
+        play_out(state, rng)
         total_draws += state.draws
         if state.holder is not None:
             losses[state.holder] += 1

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from games.engine import RoundState, arrange_after_own_draw, choose_position
+from games.engine import RoundState, play_out
 from games.engine.fairness import simulate, wilson_interval
 
 FULL_ROUNDS = 4000
@@ -19,11 +19,9 @@ def full_engine_rounds(variant, players, rounds, seed, deal_offset, options):
     rng = random.Random(seed)
     losses, draws = [0] * players, []
     for _ in range(rounds):
-        state = RoundState.deal(variant, players, 0, rng, options, deal_offset=deal_offset)
-        while not state.over:
-            drawer = state.drawer
-            state.draw(choose_position(state, rng))
-            arrange_after_own_draw(state, drawer, rng)
+        state = play_out(
+            RoundState.deal(variant, players, 0, rng, options, deal_offset=deal_offset), rng
+        )
         losses[state.holder] += 1
         draws.append(state.draws)
     return losses, draws

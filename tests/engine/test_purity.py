@@ -6,7 +6,7 @@ import random
 import subprocess
 import sys
 
-from games.engine import RoundState, arrange_after_own_draw, choose_position
+from games.engine import RoundState, play_out
 
 ENGINE = pathlib.Path(__file__).resolve().parents[2] / "games" / "engine"
 FORBIDDEN = {"django", "time", "datetime", "os", "socket", "requests", "games.models"}
@@ -33,12 +33,7 @@ def test_importing_the_engine_loads_no_django():
 
 def play(seed):
     rng = random.Random(seed)
-    state = RoundState.deal("babanuki", 4, 1, rng)
-    while not state.over:
-        drawer = state.drawer
-        state.draw(choose_position(state, rng))
-        arrange_after_own_draw(state, drawer, rng, "medium")
-    return state.to_dict()
+    return play_out(RoundState.deal("babanuki", 4, 1, rng), rng, "medium").to_dict()
 
 
 def test_same_random_same_round():
