@@ -23,3 +23,11 @@ def pytest_configure(config):
 def fast_password_hashing(settings):
     # PBKDF2 is slow on purpose; tests only need hashing to work.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    # The cache holds log-in throttling counts; in CI it is Redis and outlives a run.
+    from django.core.cache import cache
+
+    cache.clear()

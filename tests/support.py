@@ -92,7 +92,8 @@ class Server:
 
 
 @pytest.fixture
-def servers(tmp_path):
+def servers(transactional_db, tmp_path):
+    """Start servers on the test database; they stop before its tables are flushed."""
     started: list[Server] = []
 
     def start(name: str, port: int | None = None, static: bool = False) -> Server:

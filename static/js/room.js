@@ -22,6 +22,7 @@ function renderSeats(state) {
   statusLine.textContent = labels[state.room.status] || state.room.status;
   if (state.room.status !== "waiting") {
     for (const el of document.querySelectorAll(".host-controls, .invite, .seats form")) el.remove();
+    document.getElementById("seats-section")?.setAttribute("hidden", "");
   }
   document.dispatchEvent(new CustomEvent("table-state", { detail: state }));
 }

@@ -44,8 +44,11 @@ def browser():
 
 
 @pytest.fixture
-def site(servers, transactional_db):
-    """A real server (Daphne's runserver: WebSockets and static files) on the test DB."""
+def site(transactional_db, servers):
+    """A real server (Daphne's runserver: WebSockets and static files) on the test DB.
+
+    The database fixture comes first so that the server stops before the tables are
+    flushed (a running server's sweep would deadlock the flush)."""
     return f"http://127.0.0.1:{servers('site', static=True).port}"
 
 

@@ -1,0 +1,499 @@
+// The table: draws a room's state (sent by room.js as "table-state" events) as a
+// CSS 3D table plus the button-controls panel, and sends draws and match actions.
+// Every string comes from the template (#table-labels), so the page's language is used.
+
+const L = document.getElementById("table-labels").dataset;
+const $ = (id) => document.getElementById(id);
+const colours = L.colours.split("|");
+const suitNames = { S: 0, H: 1, D: 2, C: 3 };
+const suitSymbols = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+let state = null;
+let selected = null; // position chosen in the giver's hand
+let curtainFor = null; // same-device: the seat whose hand the curtain has revealed
+let lastEventKey = null;
+
+const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => values[k] ?? "");
+
+function send(action) {
+  const socket = window.tableSocket;
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(action));
+}
+
+// -- names ----------------------------------------------------------------------------
+
+function seatName(index) {
+  const seat = state.seats[index];
+  const you = state.you.includes(index) && state.room.mode !== "same_device";
+  return you ? `${colours[index]} (${L.you})` : `${colours[index]} (${seat.name})`;
+}
+
+function cardParts(code) {
+  if (code === "JK") return { rank: "★", suit: "", label: L.joker, cls: "joker" };
+  const rank = code.slice(0, -1);
+  const suit = code.slice(-1);
+  const peter = code === "JC" && state.room.variant === "schwarzer_peter";
+  const suitName = L.suits.split("|")[suitNames[suit]];
+  return {
+    rank,
+    suit,
+    label: peter ? `${L.peter} (${rank} ${suitName})` : `${rank} ${suitName}`,
+    cls: `${suit === "H" || suit === "D" ? "red" : "black"}${peter ? " peter" : ""}`,
+  };
+}
+
+function cardLabel(code) {
+  return cardParts(code).label;
+}
+
+function faceCard(code) {
+  const parts = cardParts(code);
+  const el = document.createElement("span");
+  el.className = `card face ${parts.cls}`;
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", parts.label);
+  el.dataset.card = code;
+  const corner = document.createElement("span");
+  corner.className = "corner";
+  corner.textContent = `${parts.rank}${suitSymbols[parts.suit] || ""}`;
+  const letter = document.createElement("span");
+  letter.className = "suit-letter";
+  letter.textContent = parts.suit;
+  const middle = document.createElement("span");
+  middle.className = "middle";
+  middle.textContent = parts.cls.includes("peter") ? "🎩" : (suitSymbols[parts.suit] || "★");
+  el.append(corner, middle, letter);
+  return el;
+}
+
+function backCard() {
+  const el = document.createElement("span");
+  el.className = "card back";
+  return el;
+}
+
+// -- rendering -------------------------------------------------------------------------
+
+function myHandSeat() {
+  const hands = state.round ? state.round.hands : {};
+  if (state.room.mode === "same_device") {
+    if (state.acting === null || curtainFor !== state.acting) return null;
+    return state.acting;
+  }
+  const mine = state.you.find((s) => hands[String(s)] !== undefined);
+  return mine === undefined ? null : mine;
+}
+
+function render() {
+  const area = $("table-area");
+  if (!state.round) return;
+  area.hidden = false;
+  renderCurtain();
+  renderRing();
+  renderPile();
+  renderMyHand();
+  renderGiver();
+  renderStatus();
+  renderSeatTable();
+  renderRounds();
+  renderResult();
+  renderSeatActions();
+}
+
+function renderRing() {
+  const ring = $("seats-ring");
+  ring.replaceChildren();
+  const n = state.seats.length;
+  // Seat 0's view from the near edge: rotate so that "my" seat sits at the bottom.
+  const me = state.you.length && state.room.mode !== "same_device" ? state.you[0] : (state.acting ?? 0);
+  for (const seat of state.seats) {
+    const angle = ((seat.index - me) / n) * 2 * Math.PI;
+    const x = 50 - 42 * Math.sin(angle);
+    const y = 50 + 40 * Math.cos(angle);
+    const spot = document.createElement("div");
+    spot.className = `spot ${seat.colour}`;
+    spot.style.left = `${x}%`;
+    spot.style.top = `${y}%`;
+    spot.dataset.seat = seat.index;
+    const tag = document.createElement("div");
+    tag.className = "name-tag";
+    if (state.round.drawer === seat.index) tag.classList.add("acting");
+    if (state.round.giver === seat.index) tag.classList.add("giving");
+    const notes = [];
+    if (seat.covered || seat.left) notes.push(L.covered);
+    else if (seat.away) notes.push(L.away);
+    if (seat.kind === "computer") notes.push(L.computer);
+    tag.innerHTML = "";
+    const letter = document.createElement("span");
+    letter.className = "letter";
+    letter.textContent = colours[seat.index][0];
+    const name = document.createElement("span");
+    name.className = "who";
+    name.textContent = seat.name;
+    const info = document.createElement("span");
+    info.className = "info";
+    const place = seat.place ? ` · #${seat.place}` : "";
+    info.textContent = `${fill(L.cards, { n: seat.count })}${place} · ${seat.score}${notes.length ? " · " + notes.join(", ") : ""}`;
+    tag.append(letter, name, info);
+    spot.append(tag);
+    if (seat.index !== me || state.room.mode === "same_device") {
+      const backs = document.createElement("div");
+      backs.className = "backs";
+      for (let i = 0; i < Math.min(seat.count, 12); i++) backs.append(backCard());
+      spot.append(backs);
+    }
+    ring.append(spot);
+  }
+}
+
+function renderPile() {
+  const pile = $("pile");
+  pile.replaceChildren();
+  const pairs = state.round.discards.slice(-6);
+  pairs.forEach(([a, b], i) => {
+    const pair = document.createElement("span");
+    pair.className = "pair";
+    pair.style.setProperty("--i", i);
+    pair.append(faceCard(a), faceCard(b));
+    pile.append(pair);
+  });
+}
+
+function renderMyHand() {
+  const seat = myHandSeat();
+  const cards = seat === null ? [] : state.round.hands[String(seat)] || [];
+  const hand = $("my-hand");
+  hand.replaceChildren(...cards.map(faceCard));
+  const list = $("my-cards");
+  list.replaceChildren(
+    ...cards.map((code) => {
+      const li = document.createElement("li");
+      li.textContent = cardLabel(code);
+      return li;
+    }),
+  );
+  if (!cards.length) {
+    const li = document.createElement("li");
+    li.textContent = "–";
+    list.append(li);
+  }
+}
+
+function isMyTurn() {
+  if (state.acting === null || !state.round || state.round.over) return false;
+  return state.room.mode !== "same_device" || curtainFor === state.acting;
+}
+
+function renderGiver() {
+  const big = $("giver-hand");
+  const buttons = $("giver-buttons");
+  const mine = isMyTurn();
+  const giver = state.round.giver;
+  const count = mine ? state.seats[giver].count : 0;
+  if (selected !== null && selected >= count) selected = null;
+  $("giver-label").textContent = mine ? fill(L.giverCards, { giver: seatName(giver) }) : L.noGiver;
+  big.replaceChildren();
+  big.classList.toggle("two-rows", count >= 8);
+  const focused = document.activeElement && document.activeElement.dataset.position;
+  buttons.replaceChildren();
+  for (let i = 0; i < count; i++) {
+    const card = backCard();
+    card.dataset.position = i;
+    if (selected === i) card.classList.add("selected");
+    card.addEventListener("click", () => choose(i));
+    big.append(card);
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "giver-card";
+    button.dataset.position = i;
+    button.textContent = i + 1;
+    button.setAttribute("aria-label", fill(L.faceDown, { n: i + 1, total: count }));
+    button.setAttribute("aria-pressed", selected === i ? "true" : "false");
+    button.tabIndex = (selected ?? 0) === i ? 0 : -1;
+    button.addEventListener("click", () => choose(i));
+    button.addEventListener("keydown", (e) => moveFocus(e, i, count));
+    buttons.append(button);
+  }
+  if (focused !== undefined && focused !== null) {
+    const again = buttons.querySelector(`[data-position="${Math.min(Number(focused), count - 1)}"]`);
+    if (again) again.focus();
+  }
+  for (const id of ["draw-button", "draw-3d"]) $(id).disabled = !(mine && selected !== null);
+}
+
+function moveFocus(event, i, count) {
+  let next = null;
+  if (event.key === "ArrowRight" || event.key === "ArrowDown") next = (i + 1) % count;
+  if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = (i - 1 + count) % count;
+  if (event.key === "Home") next = 0;
+  if (event.key === "End") next = count - 1;
+  if (next === null) return;
+  event.preventDefault();
+  const buttons = $("giver-buttons").children;
+  for (const b of buttons) b.tabIndex = -1;
+  buttons[next].tabIndex = 0;
+  buttons[next].focus();
+}
+
+function choose(position) {
+  if (!isMyTurn()) return;
+  if (selected === position) {
+    drawSelected();
+    return;
+  }
+  selected = position;
+  renderGiver();
+}
+
+function drawSelected() {
+  if (!isMyTurn() || selected === null) return;
+  send({ type: "draw", version: state.version, position: selected });
+  selected = null;
+  for (const id of ["draw-button", "draw-3d"]) $(id).disabled = true;
+}
+
+function renderStatus() {
+  const r = state.round;
+  let text;
+  if (r.over) {
+    text = fill(L.roundOver, { n: r.number });
+  } else if (isMyTurn()) {
+    text = fill(L.yourTurn, { giver: seatName(r.giver), count: state.seats[r.giver].count });
+  } else {
+    const drawer = state.seats[r.drawer];
+    const computer = drawer.kind === "computer" || drawer.covered || drawer.left;
+    text = fill(computer ? L.computerTurn : L.theirTurn, { drawer: seatName(r.drawer), giver: seatName(r.giver) });
+  }
+  $("status-line").textContent = text;
+}
+
+function renderSeatTable() {
+  const body = $("seat-table").tBodies[0];
+  body.replaceChildren(
+    ...state.seats.map((seat) => {
+      const tr = document.createElement("tr");
+      if (state.round.drawer === seat.index) tr.className = "acting";
+      for (const text of [seatName(seat.index), seat.count, seat.place ?? (seat.count ? "" : L.out), seat.score]) {
+        const td = document.createElement("td");
+        td.textContent = text;
+        tr.append(td);
+      }
+      return tr;
+    }),
+  );
+}
+
+function renderRounds() {
+  const list = $("round-list");
+  const rounds = state.match ? state.match.rounds : [];
+  list.replaceChildren(
+    ...rounds.map((r) => {
+      const li = document.createElement("li");
+      li.textContent = (r.ranking || []).map((s) => colours[s]).join(" › ");
+      return li;
+    }),
+  );
+}
+
+function renderResult() {
+  const box = $("result");
+  const r = state.round;
+  if (!r.over) {
+    box.hidden = true;
+    return;
+  }
+  const wasHidden = box.hidden;
+  box.hidden = false;
+  $("result-title").textContent = fill(L.roundOver, { n: r.number });
+  const strikes = state.match && state.match.scoring === "strikes";
+  const ranking = r.ranking || [];
+  $("result-ranking").replaceChildren(
+    ...(strikes ? [] : ranking).map((seat, i) => {
+      const li = document.createElement("li");
+      li.textContent = seatName(seat);
+      li.value = i + 1;
+      return li;
+    }),
+  );
+  const holder = ranking[ranking.length - 1];
+  const odd = holder !== undefined ? (r.hands[String(holder)] || [])[0] : null;
+  let oddText = odd ? fill(L.holder, { seat: seatName(holder), card: cardLabel(odd) }) : "";
+  if (r.removed && r.removed.length) oddText += " " + fill(L.removed, { card: cardLabel(r.removed[0]) });
+  $("result-odd").textContent = oddText;
+  const match = state.match;
+  let matchText = "";
+  if (match && match.over) {
+    matchText = strikes && match.losers && match.losers.length === 1 && !state.room.rules.reverse
+      ? fill(L.matchOverStrikes, { seat: seatName(match.losers[0]) })
+      : fill(L.matchOver, { seats: (match.winners || []).map(seatName).join(", ") });
+  }
+  $("result-match").textContent = matchText;
+  const actions = $("result-actions");
+  actions.replaceChildren();
+  if (state.you.length) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "primary";
+    if (match && match.over) {
+      button.textContent = L.rematch;
+      button.addEventListener("click", () => send({ type: "rematch", version: state.version }));
+    } else {
+      button.textContent = L.nextRound;
+      button.addEventListener("click", () => send({ type: "next_round", version: state.version }));
+    }
+    actions.append(button);
+  }
+  if (wasHidden) box.focus();
+}
+
+function renderSeatActions() {
+  const box = $("seat-actions");
+  box.replaceChildren();
+  const seated = state.you.some((s) => !state.seats[s].left);
+  if (!seated || state.room.status !== "playing" || state.room.mode === "same_device") return;
+  const two = state.seats.length === 2;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = two ? L.resign : L.leave;
+  button.addEventListener("click", () => {
+    if (window.confirm(two ? L.confirmResign : L.confirmLeave)) {
+      send({ type: two ? "resign" : "leave", version: state.version });
+    }
+  });
+  box.append(button);
+}
+
+function renderCurtain() {
+  const curtain = $("curtain");
+  const needed = state.room.mode === "same_device" && state.acting !== null && curtainFor !== state.acting
+    && !state.round.over;
+  curtain.hidden = !needed;
+  if (!needed) return;
+  const who = colours[state.acting];
+  $("curtain-text").textContent = fill(L.curtain, { seat: who });
+  $("curtain-button").textContent = fill(L.curtainButton, { seat: who });
+}
+
+// -- announcements ------------------------------------------------------------------------
+
+function announce(text) {
+  const el = $("announcer");
+  el.textContent = "";
+  setTimeout(() => { el.textContent = text; }, 30);
+}
+
+function describe(event) {
+  const visibleCard = event.card ? cardLabel(event.card) : null;
+  const mine = state.you.includes(event.drawer) && state.room.mode !== "same_device";
+  let text;
+  if (mine) {
+    const rank = event.discarded ? event.card.slice(0, -1) : "";
+    text = fill(event.paired ? L.youPaired : L.youDrew, { card: visibleCard, giver: seatName(event.giver), rank });
+  } else if (state.you.includes(event.giver) && visibleCard && state.room.mode !== "same_device") {
+    text = fill(L.drewFromYou, { drawer: seatName(event.drawer), card: visibleCard });
+  } else if (event.paired) {
+    text = fill(L.drewPaired, {
+      drawer: seatName(event.drawer), giver: seatName(event.giver),
+      pair: event.discarded.map(cardLabel).join(" + "),
+    });
+  } else {
+    text = fill(L.drew, { drawer: seatName(event.drawer), giver: seatName(event.giver) });
+  }
+  for (const seat of event.finished) text += " " + fill(L.finished, { seat: seatName(seat) });
+  return text;
+}
+
+function animateDraw(event) {
+  if (reducedMotion) return;
+  const from = document.querySelector(`.spot[data-seat="${event.giver}"]`);
+  const to = document.querySelector(`.spot[data-seat="${event.drawer}"]`);
+  const stage = $("table-wrap");
+  if (!from || !to) return;
+  const a = from.getBoundingClientRect();
+  const b = to.getBoundingClientRect();
+  const box = stage.getBoundingClientRect();
+  const flying = event.card && (state.you.includes(event.drawer) || event.paired) ? faceCard(event.card) : backCard();
+  flying.classList.add("flying");
+  flying.style.left = `${a.left - box.left + a.width / 2}px`;
+  flying.style.top = `${a.top - box.top + a.height / 2}px`;
+  stage.append(flying);
+  requestAnimationFrame(() => {
+    flying.style.transform = `translate(${b.left - a.left}px, ${b.top - a.top}px)`;
+  });
+  setTimeout(() => flying.remove(), 650);
+}
+
+// -- wiring -----------------------------------------------------------------------------------
+
+document.addEventListener("table-state", (e) => {
+  const previous = state;
+  state = e.detail;
+  if (previous && previous.version !== state.version) selected = null;
+  const event = state.event;
+  const key = event ? `${state.version}` : null;
+  render();
+  if (event && key !== lastEventKey && previous) {
+    lastEventKey = key;
+    if (event.kind === "draw") {
+      animateDraw(event);
+      const text = describe(event);
+      $("last-move").textContent = text;
+      announce(text);
+    }
+    if (state.round && state.round.over && event.kind === "draw") {
+      announce(`${describe(event)} ${$("result-odd").textContent} ${$("result-match").textContent}`);
+    }
+  }
+});
+
+document.addEventListener("table-message", (e) => {
+  const message = e.detail;
+  if (message.type === "error" && message.code === "stale_version") announce(L.errorStale);
+  else if (message.type === "error") announce(message.message);
+});
+
+for (const id of ["draw-button", "draw-3d"]) $(id).addEventListener("click", drawSelected);
+$("curtain-button").addEventListener("click", () => {
+  curtainFor = state.acting;
+  render();
+  $("giver-buttons").querySelector("button")?.focus();
+});
+for (const button of document.querySelectorAll(".view-switch button")) {
+  button.addEventListener("click", () => {
+    $("table-wrap").dataset.view = button.dataset.view;
+    for (const b of document.querySelectorAll(".view-switch button")) {
+      b.setAttribute("aria-pressed", b === button ? "true" : "false");
+    }
+  });
+}
+
+// Dragging the table turns the view a little.
+(() => {
+  const stage = $("stage");
+  let start = null;
+  stage.addEventListener("pointerdown", (e) => { start = e.clientX; });
+  window.addEventListener("pointerup", () => { start = null; });
+  window.addEventListener("pointermove", (e) => {
+    if (start === null) return;
+    const turn = Math.max(-20, Math.min(20, (e.clientX - start) / 8));
+    stage.style.setProperty("--turn", `${turn}deg`);
+  });
+})();
+
+// 3D where the browser has it; otherwise (or on request: ?flat=1) a flat table that plays the same.
+function chooseMode() {
+  const forced = new URLSearchParams(location.search).get("flat") === "1";
+  let ok = !forced && CSS.supports("transform-style", "preserve-3d") && CSS.supports("perspective", "1px");
+  if (ok) {
+    try {
+      const probe = document.createElement("div");
+      probe.style.transform = "rotateX(30deg)";
+      ok = probe.style.transform !== "";
+    } catch {
+      ok = false;
+    }
+  }
+  document.documentElement.dataset.tableMode = ok ? "3d" : "flat";
+}
+chooseMode();
