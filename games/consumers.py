@@ -12,11 +12,13 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from games import driver, selectors, services
 from games.broadcast import group_name
 from games.errors import ActionError
-from games.identity import actor_from_scope
+from games.identity import actor_from_scope, language_from_scope
 from games.state import view_for
 
 log = logging.getLogger(__name__)
@@ -80,6 +82,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         self.actor = actor_from_scope(self.scope)
+        self.language = language_from_scope(self.scope)
         code = self.scope["url_route"]["kwargs"]["code"]
         query = parse_qs(self.scope.get("query_string", b"").decode(errors="replace"))
         token = query.get("t", [""])[0]
@@ -114,6 +117,10 @@ class TableConsumer(AsyncWebsocketConsumer):
                 log.warning("room %s: could not record a disconnect", self.room_id)
 
     async def receive(self, text_data=None, bytes_data=None):
+        with translation.override(self.language):
+            await self._receive(text_data, bytes_data)
+
+    async def _receive(self, text_data, bytes_data):
         ref = None
         try:
             self._count_message()
@@ -134,7 +141,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         except Exception:
             # A bug: the operator gets the traceback, the player a plain message.
             log.exception("room %s: unexpected error handling a message", self.room_id)
-            await self.send_error("internal", "Something went wrong on our side.", ref)
+            await self.send_error("internal", _("Something went wrong on our side."), ref)
             await self.send_snapshot()
 
     async def send_error(self, code: str, message: str, ref: str | None) -> None:
@@ -193,7 +200,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             started, count = now, 0
         self.window = (started, count + 1)
         if count + 1 > RATE_PER_SECOND:
-            raise ActionError("rate_limited", "Too many messages: slow down.")
+            raise ActionError("rate_limited", _("Too many messages: slow down."))
 
     async def _heartbeat(self):
         while self.seats:

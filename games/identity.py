@@ -30,3 +30,24 @@ def actor_from_scope(scope) -> Actor:
     session = scope.get("session")
     guest = session.get(GUEST_KEY, "") if session is not None else ""
     return Actor(guest=guest)
+
+
+def language_from_scope(scope) -> str:
+    """A socket's language, as LocaleMiddleware would pick it: the language cookie, then
+    the browser's Accept-Language, then the default."""
+    from django.conf import settings
+    from django.utils import translation
+    from django.utils.translation.trans_real import parse_accept_lang_header
+
+    candidates = [scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")]
+    headers = dict(scope.get("headers", []))
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    candidates += [code for code, _q in parse_accept_lang_header(accept) if code != "*"]
+    for code in candidates:
+        if not code:
+            continue
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE

@@ -9,8 +9,10 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
-from games.engine import LEVELS, VARIANTS
+from games.engine import LEVELS
+from games.labels import LEVEL_NAMES, VARIANT_NAMES
 
 #: Seat colours clockwise from seat 0, each with a letter so colour is never alone.
 COLOURS = ("red", "green", "yellow", "blue", "purple", "orange", "teal", "pink")
@@ -28,14 +30,14 @@ def new_token() -> str:
 
 class Room(models.Model):
     class Mode(models.TextChoices):
-        COMPUTER = "computer", "Versus computer"
-        SAME_DEVICE = "same_device", "Same device"
-        FRIENDS = "friends", "Play a friend"
+        COMPUTER = "computer", _("Versus the computer")
+        SAME_DEVICE = "same_device", _("Everyone on this device")
+        FRIENDS = "friends", _("With friends")
 
     class Status(models.TextChoices):
-        WAITING = "waiting", "Waiting for players"
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
+        WAITING = "waiting", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
 
     code = models.CharField(max_length=8, unique=True, default=new_code)
     token = models.CharField(max_length=64, unique=True, default=new_token)
@@ -43,11 +45,11 @@ class Room(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     host_guest = models.CharField(max_length=64, blank=True)
-    variant = models.CharField(max_length=20, choices=[(k, v.name) for k, v in VARIANTS.items()])
+    variant = models.CharField(max_length=20, choices=list(VARIANT_NAMES.items()))
     seat_count = models.PositiveSmallIntegerField()
     options = models.JSONField(default=dict)
     rules = models.JSONField(default=dict)
-    computer_level = models.CharField(max_length=10, choices=[(x, x) for x in LEVELS])
+    computer_level = models.CharField(max_length=10, choices=[(x, LEVEL_NAMES[x]) for x in LEVELS])
     mode = models.CharField(max_length=12, choices=Mode.choices)
     listed = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
@@ -89,6 +91,13 @@ class Seat(models.Model):
     @property
     def colour(self) -> str:
         return COLOURS[self.index]
+
+    @property
+    def display_name(self) -> str:
+        """The seat's name in the reader's language."""
+        if self.is_computer:
+            return str(_("Computer"))
+        return self.name or str(_("(empty)"))
 
     @property
     def is_empty(self) -> bool:

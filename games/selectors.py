@@ -99,7 +99,7 @@ def rooms_needing_attention(limit: int = 500) -> tuple[list[int], list[int]]:
 
 def lobby_rooms(limit: int = 100) -> list[dict]:
     """Listed rooms waiting for players, newest first, as plain data for the lobby."""
-    from games.engine import get_variant
+    from games.labels import VARIANT_NAMES
 
     rooms = (
         Room.objects.filter(listed=True, status=Room.Status.WAITING)
@@ -111,7 +111,7 @@ def lobby_rooms(limit: int = 100) -> list[dict]:
         {
             "code": room.code,
             "variant": room.variant,
-            "variant_name": get_variant(room.variant).name,
+            "variant_name": str(VARIANT_NAMES[room.variant]),
             "taken": sum(1 for s in room.seats.all() if not s.is_empty),
             "seats": room.seat_count,
             "options": room.options,

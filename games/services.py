@@ -18,6 +18,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import broadcast
 from games.engine import (
@@ -78,7 +79,7 @@ class _Change:
             version=room.version + 1, status=room.status, updated_at=now
         )
         if updated != 1:  # someone else changed the room first
-            raise ActionError("stale_version", "The table changed before this action.")
+            raise ActionError("stale_version", _("The table changed before this action."))
         room.version += 1
         room.updated_at = now
         state = room_state(room, event)
@@ -98,11 +99,12 @@ def _changing(room_id: int, version: object = None):
 def _locked(room_id: int, version: int | None) -> _Change:
     room = Room.objects.select_for_update().filter(pk=room_id).first()
     if room is None:
-        raise ActionError("not_allowed", "This room does not exist.")
+        raise ActionError("not_allowed", _("This room does not exist."))
     if version is not None and version != room.version:
         raise ActionError(
             "stale_version",
-            f"The table has moved on (you acted on version {version}, it is at {room.version}).",
+            _("The table has moved on (you acted on version %(yours)s, it is at %(now)s).")
+            % {"yours": version, "now": room.version},
         )
     return _Change(room)
 
@@ -111,7 +113,7 @@ def _check_version(version: object) -> int | None:
     if version is None:
         return None
     if isinstance(version, bool) or not isinstance(version, int):
-        raise ActionError("malformed", "version must be a whole number.")
+        raise ActionError("malformed", _("version must be a whole number."))
     return version
 
 
@@ -149,13 +151,14 @@ def create_room(
     except ValueError as exc:
         raise ActionError("not_allowed", str(exc)) from exc
     if mode not in Room.Mode.values:
-        raise ActionError("not_allowed", f"Unknown mode {mode!r}.")
+        raise ActionError("not_allowed", _("Unknown way to play: %(mode)s.") % {"mode": mode})
     if first_dealer is not None and not (0 <= first_dealer < seat_count):
         raise ActionError(
-            "not_allowed", f"The first dealer must be a seat from 0 to {seat_count - 1}."
+            "not_allowed",
+            _("The first dealer must be one of the table's seats."),
         )
     if actor.user_id is None and not actor.guest:
-        raise ActionError("not_seated", "Open the site in a browser to create a room.")
+        raise ActionError("not_seated", _("Open the site in a browser to create a room."))
     with transaction.atomic():
         room = Room.objects.create(
             host_id=actor.user_id,
@@ -188,7 +191,8 @@ def create_room(
 
 
 def _computer_name(level: str) -> str:
-    return f"Computer ({level})"
+    # Computer seats have no stored name: each page names them in its own language.
+    return ""
 
 
 def join_room(*, room_id: int, actor: Actor, name: str) -> Seat:
@@ -200,12 +204,12 @@ def join_room(*, room_id: int, actor: Actor, name: str) -> Seat:
         if mine is not None:
             return mine
         if room.mode != Room.Mode.FRIENDS:
-            raise ActionError("not_allowed", "Only friends rooms take new players.")
+            raise ActionError("not_allowed", _("Only friends rooms take new players."))
         if room.status != Room.Status.WAITING:
-            raise ActionError("already_started", "This match has already started.")
+            raise ActionError("already_started", _("This match has already started."))
         free = next((s for s in seats if s.is_empty), None)
         if free is None:
-            raise ActionError("room_full", "Every seat is taken.")
+            raise ActionError("room_full", _("Every seat is taken."))
         free.user_id, free.guest = actor.user_id, "" if actor.user_id else actor.guest
         free.name = name
         free.save()
@@ -218,12 +222,12 @@ def remove_player(*, room_id: int, actor: Actor, seat_index: int) -> None:
     with _changing(room_id) as change:
         room = change.room
         if not actor.owns(room):
-            raise ActionError("not_host", "Only the host may remove a player.")
+            raise ActionError("not_host", _("Only the host may remove a player."))
         if room.status != Room.Status.WAITING:
-            raise ActionError("already_started", "Players can only be removed before the start.")
+            raise ActionError("already_started", _("Players can only be removed before the start."))
         seat = room.seats.filter(index=seat_index).first()
         if seat is None or seat.index == 0 or seat.is_empty:
-            raise ActionError("not_allowed", "There is no waiting player in that seat.")
+            raise ActionError("not_allowed", _("There is no waiting player in that seat."))
         seat.user_id, seat.guest, seat.name, seat.is_computer = None, "", "", False
         seat.save()
         change.commit({"kind": "seat_freed", "seat": seat_index})
@@ -234,14 +238,17 @@ def start_match(*, room_id: int, actor: Actor, fill_with_computers: bool = False
     with _changing(room_id) as change:
         room = change.room
         if not actor.owns(room):
-            raise ActionError("not_host", "Only the host may start the match.")
+            raise ActionError("not_host", _("Only the host may start the match."))
         if room.status != Room.Status.WAITING:
-            raise ActionError("already_started", "The match has already started.")
+            raise ActionError("already_started", _("The match has already started."))
         empty = [s for s in room.seats.all() if s.is_empty]
         if empty and not fill_with_computers:
             raise ActionError(
                 "seats_empty",
-                "Some seats are still empty: invite more players or fill them with the computer.",
+                _(
+                    "Some seats are still empty: invite more players "
+                    "or fill them with the computer."
+                ),
             )
         for seat in empty:
             seat.is_computer, seat.name = True, _computer_name(room.computer_level)
@@ -285,7 +292,7 @@ def _deal_round(room: Room, match: Match, number: int, dealer: int) -> Round:
 def _current(room: Room) -> tuple[Match, Round, RoundState]:
     match = room.matches.order_by("-number").first()
     if match is None:
-        raise ActionError("not_started", "The match has not started yet.")
+        raise ActionError("not_started", _("The match has not started yet."))
     rnd = match.rounds.order_by("-number").first()
     return match, rnd, RoundState.from_dict(rnd.state)
 
@@ -293,14 +300,14 @@ def _current(room: Room) -> tuple[Match, Round, RoundState]:
 def draw(*, room_id: int, actor: Actor, version: int | None, position: object) -> Draw:
     """A human draws the card at ``position`` of the giver's hand."""
     if isinstance(position, bool) or not isinstance(position, int):
-        raise ActionError("malformed", "position must be a whole number.")
+        raise ActionError("malformed", _("position must be a whole number."))
     with _changing(room_id, version) as change:
         match, rnd, state = _playable(change.room)
         seat = change.room.seats.get(index=state.drawer)
         if not actor.controls(seat):
-            raise ActionError("not_your_turn", "It is not your turn to draw.")
+            raise ActionError("not_your_turn", _("It is not your turn to draw."))
         if seat.played_by_computer:
-            raise ActionError("not_your_turn", "The computer is playing this seat.")
+            raise ActionError("not_your_turn", _("The computer is playing this seat."))
         return _apply_draw(change, match, rnd, state, seat, position, by_computer=False)
 
 
@@ -321,12 +328,12 @@ def computer_turn(*, room_id: int, version: int) -> Draw | None:
 
 def _playable(room: Room) -> tuple[Match, Round, RoundState]:
     if room.status == Room.Status.WAITING:
-        raise ActionError("not_started", "The match has not started yet.")
+        raise ActionError("not_started", _("The match has not started yet."))
     match, rnd, state = _current(room)
     if match.finished_at is not None:
-        raise ActionError("match_over", "The match is over.")
+        raise ActionError("match_over", _("The match is over."))
     if state.over:
-        raise ActionError("round_over", "The round is over.")
+        raise ActionError("round_over", _("The round is over."))
     return match, rnd, state
 
 
@@ -334,7 +341,9 @@ def _apply_draw(change, match, rnd, state, seat, position, *, by_computer) -> Dr
     try:
         result = state.draw(position)
     except RulesError as exc:
-        raise ActionError("bad_position", str(exc)) from exc
+        raise ActionError(
+            "bad_position", _("That card is not in the hand you are drawing from.")
+        ) from exc
     level = change.room.computer_level if seat.played_by_computer else None
     arrange_after_own_draw(state, result.drawer, _system_random, level)
     row = Draw.objects.create(
@@ -383,9 +392,9 @@ def next_round(*, room_id: int, actor: Actor, version: int | None) -> Round:
         _require_seated(room, actor)
         match, rnd, state = _current(room)
         if match.finished_at is not None:
-            raise ActionError("match_over", "The match is over: start a rematch instead.")
+            raise ActionError("match_over", _("The match is over: start a rematch instead."))
         if not state.over:
-            raise ActionError("round_in_play", "The round is still being played.")
+            raise ActionError("round_in_play", _("The round is still being played."))
         score = match_score(room, match, list(match.rounds.all()))
         new = _deal_round(room, match, rnd.number + 1, score.next_dealer)
         change.commit({"kind": "round_started", "round": new.number})
@@ -399,7 +408,7 @@ def rematch(*, room_id: int, actor: Actor, version: int | None) -> Match:
         _require_seated(room, actor)
         match = room.matches.order_by("-number").first()
         if match is None or match.finished_at is None:
-            raise ActionError("match_in_play", "The match is still being played.")
+            raise ActionError("match_in_play", _("The match is still being played."))
         new = _start_match(room)
         change.commit({"kind": "match_started"})
         return new
@@ -408,7 +417,7 @@ def rematch(*, room_id: int, actor: Actor, version: int | None) -> Match:
 def _require_seated(room: Room, actor: Actor) -> list[Seat]:
     mine = [s for s in room.seats.all() if actor.controls(s) and not s.left]
     if not mine:
-        raise ActionError("not_seated", "Only the players at this table may do that.")
+        raise ActionError("not_seated", _("Only the players at this table may do that."))
     return mine
 
 
@@ -420,9 +429,9 @@ def leave_match(*, room_id: int, actor: Actor, version: int | None) -> None:
     with _changing(room_id, version) as change:
         room = change.room
         if room.seat_count < 3:
-            raise ActionError("not_allowed", "With two seats, resign instead of leaving.")
+            raise ActionError("not_allowed", _("With two seats, resign instead of leaving."))
         if room.status != Room.Status.PLAYING:
-            raise ActionError("not_started", "The match is not being played.")
+            raise ActionError("not_started", _("The match is not being played."))
         mine = _require_seated(room, actor)
         for seat in mine:
             seat.left, seat.covered = True, False
@@ -436,10 +445,11 @@ def resign(*, room_id: int, actor: Actor, version: int | None) -> None:
         room = change.room
         if room.seat_count != 2:
             raise ActionError(
-                "not_allowed", "With three or more seats, leave instead: the computer takes over."
+                "not_allowed",
+                _("With three or more seats, leave instead: the computer takes over."),
             )
         if room.status != Room.Status.PLAYING:
-            raise ActionError("not_started", "The match is not being played.")
+            raise ActionError("not_started", _("The match is not being played."))
         (seat,) = _require_seated(room, actor)[:1]
         match, _rnd, _state = _current(room)
         other = 1 - seat.index

@@ -4,6 +4,7 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import LEVELS, VARIANTS
+from games.labels import VARIANT_NAMES
 from games.models import Room
 from lobby import throttle
 
@@ -55,7 +56,7 @@ class SignUpForm(UserCreationForm):
 class NewGameForm(forms.Form):
     variant = forms.ChoiceField(
         label=_("Game"),
-        choices=[(key, v.name) for key, v in VARIANTS.items()],
+        choices=list(VARIANT_NAMES.items()),
         initial="babanuki",
         widget=forms.RadioSelect,
     )
@@ -110,7 +111,11 @@ class NewGameForm(forms.Form):
             self.add_error(
                 "seat_count",
                 _("%(game)s is played by %(low)s to %(high)s players.")
-                % {"game": variant.name, "low": variant.min_players, "high": variant.max_players},
+                % {
+                    "game": VARIANT_NAMES[variant.key],
+                    "low": variant.min_players,
+                    "high": variant.max_players,
+                },
             )
         if variant and data.get("reverse") and variant.scoring != "strikes":
             self.add_error(
@@ -119,7 +124,7 @@ class NewGameForm(forms.Form):
                     "Reverse needs a one-loser game (Old Maid or Schwarzer Peter); "
                     "%(game)s ranks every seat."
                 )
-                % {"game": variant.name},
+                % {"game": VARIANT_NAMES[variant.key]},
             )
         if data.get("mode") == "friends" and not self.signed_in:
             self.add_error("mode", _("Log in or sign up to invite friends."))

@@ -14,9 +14,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import selectors, services
-from games.engine import VARIANTS
 from games.errors import ActionError
 from games.identity import actor_from_request
+from games.labels import VARIANT_NAMES
 from games.models import Room
 from lobby.forms import VARIANT_HELP, NewGameForm, SignUpForm
 
@@ -34,9 +34,12 @@ def home(request):
             "lobby_rooms": selectors.lobby_rooms(),
             "my_rooms": selectors.rooms_of(actor, active=True),
             "recent_rooms": selectors.rooms_of(actor, active=False)[:10],
-            "variants": VARIANTS.values(),
         },
     )
+
+
+def rules(request):
+    return render(request, "pages/rules.html")
 
 
 @require_http_methods(["GET", "POST"])
@@ -168,5 +171,5 @@ def profile(request):
     return render(
         request,
         "lobby/profile.html",
-        {"stats": selectors.player_stats(request.user.pk), "variants": VARIANTS},
+        {"stats": selectors.player_stats(request.user.pk), "variants": VARIANT_NAMES},
     )

@@ -14,7 +14,7 @@ function renderSeats(state) {
     if (seat.left) notes.push(labels.left);
     else if (seat.covered) notes.push(labels.covered);
     else if (seat.away) notes.push(labels.away);
-    const shown = seat.kind === "empty" ? labels.empty : seat.name;
+    const shown = seat.kind === "empty" ? labels.empty : (seat.kind === "computer" ? labels.computer : seat.name);
     name.textContent = notes.length ? `${shown} (${notes.join(", ")})` : shown;
     item.dataset.kind = seat.kind;
     syncRemoveButton(item, seat, state);

@@ -23,10 +23,14 @@ function send(action) {
 
 // -- names ----------------------------------------------------------------------------
 
+function displayName(seat) {
+  return seat.kind === "computer" ? L.computerName : seat.name;
+}
+
 function seatName(index) {
   const seat = state.seats[index];
   const you = state.you.includes(index) && state.room.mode !== "same_device";
-  return you ? `${colours[index]} (${L.you})` : `${colours[index]} (${seat.name})`;
+  return you ? `${colours[index]} (${L.you})` : `${colours[index]} (${displayName(seat)})`;
 }
 
 function cardParts(code) {
@@ -123,14 +127,14 @@ function renderRing() {
     const notes = [];
     if (seat.covered || seat.left) notes.push(L.covered);
     else if (seat.away) notes.push(L.away);
-    if (seat.kind === "computer") notes.push(L.computer);
+
     tag.innerHTML = "";
     const letter = document.createElement("span");
     letter.className = "letter";
     letter.textContent = colours[seat.index][0];
     const name = document.createElement("span");
     name.className = "who";
-    name.textContent = seat.name;
+    name.textContent = displayName(seat);
     const info = document.createElement("span");
     info.className = "info";
     const place = seat.place ? ` · #${seat.place}` : "";

@@ -138,6 +138,6 @@ def test_room_page_lists_each_rounds_loser_and_length(client, make_user):
     client.force_login(user)
     text = client.get(f"/r/{room.code}/").content.decode()
     assert "Rounds played" in text and "Left holding the odd card" in text
-    holder = room.seats.get(index=rnd.holder).name
-    row = f"<tr><td>1</td><td>{room.seats.get(index=rnd.dealer).name}</td><td>{holder}</td>"
+    holder = room.seats.get(index=rnd.holder).display_name
+    row = f"<tr><td>1</td><td>{room.seats.get(index=rnd.dealer).display_name}</td><td>{holder}</td>"
     assert f"{row}<td>{rnd.draws.count()}</td></tr>" in text
