@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format fairness bench
+.PHONY: run test lint format fairness bench messages
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,3 +35,8 @@ fairness: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python manage.py bench_engine --write docs/performance.md
+
+# Refresh the message catalogues and compile them (needs gettext's msgfmt).
+messages: $(STAMP)
+	$(BIN)/python manage.py makemessages -l ja -l zh_Hans --ignore=.venv --ignore=tests --ignore=staticfiles
+	$(BIN)/python manage.py compilemessages --ignore=.venv

@@ -70,3 +70,16 @@ def new_page(browser):
 def shot(page, name: str) -> None:
     os.makedirs(SCREENSHOTS, exist_ok=True)
     page.screenshot(path=os.path.join(SCREENSHOTS, f"{name}.png"), full_page=True)
+
+
+PASSWORD = "a-browser-password-42"
+
+
+def sign_up(page, site, name, next_url=None):
+    """Sign up through the form (already on it when ``next_url`` brought us there)."""
+    if next_url is None:
+        page.goto(f"{site}/accounts/signup/")
+    page.locator("#id_username").fill(name)
+    page.locator("#id_password1").fill(PASSWORD)
+    page.locator("#id_password2").fill(PASSWORD)
+    page.locator("#main").get_by_role("button").click()

@@ -4,21 +4,10 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import needs_browser, shot
+from tests.browser.conftest import needs_browser, shot, sign_up
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
-
-PASSWORD = "a-browser-password-42"
-
-
-def sign_up(page, site, name, next_url=None):
-    if next_url is None:
-        page.goto(f"{site}/accounts/signup/")
-    page.locator("#id_username").fill(name)
-    page.locator("#id_password1").fill(PASSWORD)
-    page.locator("#id_password2").fill(PASSWORD)
-    page.get_by_role("button", name="Sign up").click()
 
 
 def test_friend_joins_through_the_invitation_link(site, new_page):

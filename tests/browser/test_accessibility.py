@@ -1,0 +1,55 @@
+"""axe-core finds no serious or critical accessibility violations on the lobby, the
+table in the middle of a game, the new-game form and the rules page."""
+
+import re
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from tests.browser.conftest import needs_browser
+from tests.support import needs_services
+
+pytestmark = [needs_browser, needs_services]
+
+
+def serious(page) -> list[str]:
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at "
+        + ", ".join(n["target"][0] for n in v["nodes"][:3])
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def test_pages_have_no_serious_violations(site, new_page):
+    page = new_page()
+    for path in ("/", "/rules/", "/new/", "/accounts/login/", "/accounts/signup/"):
+        page.goto(site + path)
+        assert serious(page) == [], path
+
+
+def test_table_mid_game_has_no_serious_violations(site, new_page):
+    page = new_page()
+    page.goto(f"{site}/new/")
+    page.get_by_role("button", name="Create the game").click()
+    expect(page).to_have_url(re.compile(r"/r/[A-Z0-9]+/$"))
+    page.wait_for_selector("#giver-buttons button")
+    # A draw or two in, so that the pile, the last move and the announcements are filled.
+    for _ in range(2):
+        page.wait_for_selector("#giver-buttons button")
+        page.locator("#giver-buttons button").first.click()
+        page.locator("#draw-button").click()
+        page.wait_for_timeout(300)
+    assert serious(page) == []
+
+
+def test_the_check_does_catch_a_violation(site, new_page):
+    page = new_page()
+    page.goto(site + "/rules/")
+    page.evaluate(
+        "document.querySelector('main').insertAdjacentHTML('beforeend', "
+        "'<img src=\"/x.png\"><button></button>')"
+    )
+    found = " ".join(serious(page))
+    assert "image-alt" in found and "button-name" in found
