@@ -96,7 +96,7 @@ function render() {
   renderCurtain();
   renderRing();
   renderPile();
-  renderMyHand();
+  if (!handBusy) renderMyHand();
   renderGiver();
   renderStatus();
   renderSeatTable();
@@ -428,6 +428,47 @@ function animateDraw(event) {
   setTimeout(() => flying.remove(), 650);
 }
 
+// The player's own draw, as RULES.md 2.9 tells it: the drawn card shows at the right end of
+// the hand, then a pair leaves for the middle, then the hand is shuffled, visibly. A card
+// drawn from the player visibly leaves the hand first.
+let handBusy = false; // while true, renders leave the hand to the running sequence
+
+function playHandSequence(previous, event) {
+  if (reducedMotion || handBusy || !previous || !previous.round) return;
+  const seat = myHandSeat();
+  if (seat === null) return;
+  const before = previous.round.hands[String(seat)];
+  const mine = event.drawer === seat && event.card;
+  if (!before || !(mine || event.giver === seat)) return;
+  const hand = $("my-hand");
+  const cards = before.map(faceCard);
+  handBusy = true;
+  const finish = (shuffle) => {
+    handBusy = false;
+    renderMyHand(); // the latest state, whatever happened meanwhile
+    if (!shuffle) return;
+    hand.classList.add("shuffling");
+    setTimeout(() => hand.classList.remove("shuffling"), 450);
+  };
+  if (mine) {
+    const arrived = faceCard(event.card);
+    arrived.classList.add("arrived");
+    hand.replaceChildren(...cards, arrived);
+    if (event.paired) {
+      setTimeout(() => {
+        for (const el of hand.querySelectorAll(".card")) {
+          if (event.discarded.includes(el.dataset.card)) el.classList.add("to-pile");
+        }
+      }, 500);
+    }
+    setTimeout(() => finish(true), event.paired ? 1000 : 600);
+  } else {
+    if (cards[event.position]) cards[event.position].classList.add("taken");
+    hand.replaceChildren(...cards);
+    setTimeout(() => finish(false), 500);
+  }
+}
+
 // -- wiring -----------------------------------------------------------------------------------
 
 document.addEventListener("table-state", (e) => {
@@ -441,6 +482,7 @@ document.addEventListener("table-state", (e) => {
     lastEventKey = key;
     if (event.kind === "draw") {
       animateDraw(event);
+      playHandSequence(previous, event);
       const text = describe(event);
       $("last-move").textContent = text;
       announce(text);

@@ -127,7 +127,8 @@ def test_versus_computer_with_the_keyboard_only(site, new_page, locale):
 @pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
 def test_same_device_game_through_the_curtain(site, new_page, locale):
     page = new_page(locale=locale)
-    new_game(page, site, players="2", mode="same_device", variant="old_maid")
+    # Three players: enough turns that the device changes hands several times.
+    new_game(page, site, players="3", mode="same_device", variant="babanuki")
     in_language(page, locale)
     curtains = 0
     for _ in range(300):
@@ -138,7 +139,7 @@ def test_same_device_game_through_the_curtain(site, new_page, locale):
             assert page.locator("#my-hand .card").count() == 0
             button = page.locator("#curtain-button")
             if locale == "en-US":
-                assert re.match(r"I am (Red|Green): show my hand", button.text_content())
+                assert re.match(r"I am (Red|Green|Yellow): show my hand", button.text_content())
             button.click()
             curtains += 1
         cards = page.locator("#giver-hand .card")
@@ -211,3 +212,27 @@ def test_two_friends_play_a_match_in_two_browsers(site, new_page, locale):
     # Each saw the last move, told from their own side of the table.
     for page in (host, friend):
         expect(page.locator("#last-move")).not_to_have_text("–")
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_own_draw_shows_the_card_arriving_then_a_shuffle(site, new_page, motion):
+    page = new_page(reduced_motion=motion)
+    new_game(page, site)
+    page.wait_for_selector("#giver-hand .card")
+    cards = page.locator("#giver-hand .card")
+    cards.first.click()
+    # Watch the hand from the moment of the draw.
+    page.evaluate(
+        "window.seen = new Set(); new MutationObserver(() => {"
+        " for (const el of document.querySelectorAll('#my-hand, #my-hand .card'))"
+        "   for (const c of el.classList) window.seen.add(c); })"
+        ".observe(document.getElementById('my-hand'),"
+        " {subtree: true, childList: true, attributes: true})"
+    )
+    cards.first.click()
+    page.wait_for_timeout(1500)
+    seen = set(page.evaluate("[...window.seen]"))
+    if motion == "reduce":
+        assert not seen & {"arrived", "shuffling", "to-pile"}
+    else:
+        assert {"arrived", "shuffling"} <= seen
