@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Make sure Debian's Chromium is installed for the Playwright browser tests.
+# Make sure Debian's Chromium is installed for the Playwright browser tests, with CJK
+# fonts so that screenshots of the Japanese and Chinese pages can be read.
 set -euo pipefail
-if ! command -v chromium >/dev/null; then
-  as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+[ -d /usr/share/fonts/opentype/noto ] || missing+=(fonts-noto-cjk)
+if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   as_root apt-get update -qq
-  as_root apt-get install -y -qq chromium >/dev/null
+  as_root apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 echo "browser: $(chromium --version)"
