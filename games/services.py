@@ -23,9 +23,7 @@ from django.utils.translation import gettext as _
 from games import broadcast
 from games.engine import (
     MatchRules,
-    MatchScore,
     Options,
-    RoundResult,
     RoundState,
     RulesError,
     arrange_after_own_draw,
@@ -42,11 +40,10 @@ _system_random = random.SystemRandom()
 
 @dataclass(frozen=True)
 class Actor:
-    """Who is acting: a signed-in user, a guest browser, or the server itself."""
+    """Who is acting: a signed-in user or a guest browser."""
 
     user_id: int | None = None
     guest: str = ""
-    server: bool = False
 
     def controls(self, seat: Seat) -> bool:
         if self.user_id is not None and seat.user_id == self.user_id:
@@ -59,9 +56,6 @@ class Actor:
         return bool(self.guest) and room.host_guest == self.guest
 
 
-SERVER = Actor(server=True)
-
-
 # -- the one way to change a room ------------------------------------------------------
 
 
@@ -70,7 +64,6 @@ class _Change:
 
     def __init__(self, room: Room):
         self.room = room
-        self.event: dict | None = None
 
     def commit(self, event: dict | None = None) -> None:
         room = self.room
@@ -179,7 +172,8 @@ def create_room(
                 seat.user_id, seat.guest = actor.user_id, "" if actor.user_id else actor.guest
                 seat.name = name if mode != Room.Mode.SAME_DEVICE else f"{name} {index + 1}"
             elif mode == Room.Mode.COMPUTER:
-                seat.is_computer, seat.name = True, _computer_name(computer_level)
+                # Computer seats store no name: each page names them in its language.
+                seat.is_computer = True
             seat.save()
         if mode != Room.Mode.FRIENDS:
             change = _Change(room)
@@ -188,11 +182,6 @@ def create_room(
         elif room.listed:
             transaction.on_commit(broadcast.lobby_changed)
     return room
-
-
-def _computer_name(level: str) -> str:
-    # Computer seats have no stored name: each page names them in its own language.
-    return ""
 
 
 def join_room(*, room_id: int, actor: Actor, name: str) -> Seat:
@@ -251,7 +240,7 @@ def start_match(*, room_id: int, actor: Actor, fill_with_computers: bool = False
                 ),
             )
         for seat in empty:
-            seat.is_computer, seat.name = True, _computer_name(room.computer_level)
+            seat.is_computer = True
             seat.save()
         _start_match(room)
         change.commit({"kind": "match_started"})
@@ -559,10 +548,7 @@ def claim_guest_games(*, guest: str, user_id: int) -> int:
 
 __all__ = [
     "claim_guest_games",
-    "SERVER",
     "Actor",
-    "MatchScore",
-    "RoundResult",
     "computer_turn",
     "connect",
     "cover_seat",
