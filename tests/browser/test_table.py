@@ -52,6 +52,20 @@ def match_over(page) -> bool:
     )
 
 
+def try_draw(page, pick="first", timeout=2000) -> None:
+    """If the page offers a card, choose it and draw it (by clicking it twice); the table
+    may move on between the clicks, which is fine: the next try looks again."""
+    cards = page.locator("#giver-hand .card")
+    if not cards.count():
+        return
+    card = getattr(cards, pick)
+    try:
+        card.click(timeout=timeout)
+        card.click(timeout=timeout)
+    except Exception:
+        pass
+
+
 WAIT_FOR_TURN = (
     "sel => document.querySelector(sel) || "
     "(document.querySelector('#result-match')?.textContent || '').length > 0"
@@ -142,13 +156,7 @@ def test_same_device_game_through_the_curtain(site, new_page, locale):
                 assert re.match(r"I am (Red|Green|Yellow): show my hand", button.text_content())
             button.click()
             curtains += 1
-        cards = page.locator("#giver-hand .card")
-        if cards.count():
-            try:
-                cards.first.click(timeout=2000)
-                cards.first.click(timeout=2000)
-            except Exception:
-                pass
+        try_draw(page)
         page.wait_for_timeout(30)
     assert match_over(page)
     assert curtains >= 2
@@ -199,13 +207,7 @@ def test_two_friends_play_a_match_in_two_browsers(site, new_page, locale):
         if match_over(host) and match_over(friend):
             break
         for page in (host, friend):
-            cards = page.locator("#giver-hand .card")
-            if cards.count():
-                try:
-                    cards.last.click(timeout=1000)
-                    cards.last.click(timeout=1000)
-                except Exception:
-                    pass
+            try_draw(page, pick="last", timeout=1000)
         host.wait_for_timeout(30)
     for page in (host, friend):
         expect(page.locator("#result-match")).not_to_be_empty()
