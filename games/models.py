@@ -153,8 +153,11 @@ class Round(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField()
     dealer = models.PositiveSmallIntegerField()
-    #: The hex seed the deal was shuffled from.
+    #: The hex seed the deal was shuffled from (games.engine.seeded); secret until the
+    #: round ends.
     seed = models.CharField(max_length=64)
+    #: SHA-256 of the seed, shown to every seat before the first draw.
+    commitment = models.CharField(max_length=64, blank=True)
     #: The hands as dealt, before the initial discard.
     dealt = models.JSONField()
     removed = models.JSONField(default=list)

@@ -30,6 +30,7 @@ from games.engine import (
     check_level,
     choose_position,
     get_variant,
+    seeded,
 )
 from games.errors import ActionError
 from games.models import Draw, Match, Presence, Room, Round, Seat
@@ -260,15 +261,14 @@ def _start_match(room: Room) -> Match:
 
 
 def _deal_round(room: Room, match: Match, number: int, dealer: int) -> Round:
-    seed = secrets.token_hex(32)
-    state = RoundState.deal(
-        room.variant, room.seat_count, dealer, random.Random(seed), room.options
-    )
+    seed = secrets.token_bytes(seeded.SEED_BYTES)
+    state = RoundState.deal_from_seed(room.variant, room.seat_count, dealer, seed, room.options)
     return Round.objects.create(
         match=match,
         number=number,
         dealer=dealer,
-        seed=seed,
+        seed=seed.hex(),
+        commitment=seeded.commitment(seed),
         dealt=state.dealt,
         removed=list(state.removed),
         state=state.to_dict(),

@@ -78,6 +78,9 @@ def room_state(room: Room, event: dict | None = None) -> dict:
             "dealer": current.dealer,
             "state": current.state,
             "over": current.finished_at is not None,
+            "commitment": current.commitment,
+            "seed": current.seed,  # secret: view_for reveals it only once the round is over
+            "dealt": current.dealt,
         }
     return state
 
@@ -147,6 +150,11 @@ def view_for(state: dict, seats: frozenset[int] = frozenset(), same_device: bool
             "discards": round_state["discards"],
             "hands": {str(s): hands[s] for s in range(len(hands)) if over or s in visible},
             "removed": round_state["removed"] if over else None,
+            # The deal's commitment from the start; the seed and the dealt hands once over,
+            # so that anyone can recompute and check the deal.
+            "commitment": rnd["commitment"],
+            "seed": rnd["seed"] if over else None,
+            "dealt": rnd["dealt"] if over else None,
             "ranking": (round_state["finish_order"] + _holder(hands)) if over else None,
         }
     return view

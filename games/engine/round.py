@@ -139,7 +139,8 @@ class RoundState:
         deal: str | None = None,
         deal_offset: int | None = None,
     ) -> RoundState:
-        """Shuffle the variant's deck with ``rng``, set aside its unseen card, and deal.
+        """Shuffle the variant's deck with ``rng`` (anything with ``shuffle``), set aside its
+        unseen card, and deal.
 
         ``deal`` picks fair or traditional (default: the variant's); ``deal_offset``
         overrides it with the first seat dealt to, counted clockwise from the dealer.
@@ -150,17 +151,34 @@ class RoundState:
         rng.shuffle(cards)
         removed: list[str] = []
         for _ in range(variant.removed_unseen):
+            # The card set aside is the last one of the shuffled deck (for Old Maid: the
+            # last queen), so it needs no randomness beyond the shuffle.
             pool = [
                 i
                 for i, c in enumerate(cards)
                 if not variant.removed_unseen_ranks or rank(c) in variant.removed_unseen_ranks
             ]
-            removed.append(cards.pop(rng.choice(pool)))
+            removed.append(cards.pop(pool[-1]))
         if deal_offset is None:
             deal_offset = deal_start_offset(variant, players, deal)
         first = (dealer + deal_offset) % players
         hands = deal_cards(cards, players, first)
         return cls.from_hands(variant, hands, dealer, options, removed=removed)
+
+    @classmethod
+    def deal_from_seed(
+        cls,
+        variant: str | Variant,
+        players: int,
+        dealer: int,
+        seed: bytes,
+        options: dict | Options | None = None,
+        **kwargs,
+    ) -> RoundState:
+        """The verifiable deal: ``deal`` with the randomness of ``seeded.SeededRandom``."""
+        from .seeded import SeededRandom
+
+        return cls.deal(variant, players, dealer, SeededRandom(seed), options, **kwargs)
 
     # -- what anyone may ask --------------------------------------------------------
 

@@ -35,8 +35,10 @@ def replay(rnd: Round, room) -> dict[int, list[list[str]]]:
 
 
 def truth(room):
-    rounds = Round.objects.filter(match__room=room).select_related("match")
-    return {(r.match.number, r.number): replay(r, room) for r in rounds}
+    rounds = list(Round.objects.filter(match__room=room).select_related("match"))
+    hands = {(r.match.number, r.number): replay(r, room) for r in rounds}
+    seeds = {(r.match.number, r.number): r.seed for r in rounds}
+    return hands, seeds
 
 
 def faces_in(message: dict) -> str:
@@ -72,7 +74,7 @@ async def test_no_message_reveals_a_hidden_face(variant, rules):
     await play_to_match_end(*players, rng=random.Random(variant))
     await spectator.until(match_over)
 
-    hands_at = await database_sync_to_async(truth)(room)
+    hands_at, seeds = await database_sync_to_async(truth)(room)
     checked = 0
     for socket in [*players, spectator]:
         for message in socket.messages:
@@ -89,5 +91,7 @@ async def test_no_message_reveals_a_hidden_face(variant, rules):
             text = faces_in(message)
             leaked = [c for c in hidden if f'"{c}"' in text]
             assert not leaked, (socket.actor, message)
+            # Nor the deal's seed, from which every hand could be recomputed.
+            assert seeds[key] not in text and message["round"]["dealt"] is None
             checked += 1
     assert checked > 20

@@ -6,6 +6,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games import services
+from games.engine import seeded
 from games.models import Draw, Room
 from tests.games.conftest import Player, match_over, my_turn, play_to_match_end
 
@@ -29,7 +30,21 @@ async def test_versus_computer_to_the_match_end_then_rematch():
     assert await me.connect(room.code)
     assert me.state["you"] == [0]
     assert [s["kind"] for s in me.state["seats"]] == ["human", "computer", "computer", "computer"]
+    # The deal is committed to before the first draw; its seed stays secret.
+    assert len(me.state["round"]["commitment"]) == 64 and me.state["round"]["seed"] is None
     final = await play_to_match_end(me)
+    # Once over, the revealed seed recomputes the deal and matches the commitment.
+    rnd = final["round"]
+    assert seeded.verify(
+        variant="babanuki",
+        players=4,
+        dealer=rnd["dealer"],
+        seed_hex=rnd["seed"],
+        commitment_hex=rnd["commitment"],
+        dealt=rnd["dealt"],
+        removed=rnd["removed"],
+        options=final["room"]["options"],
+    )
     assert len(final["match"]["rounds"]) == 3
     assert sorted(final["match"]["scores"]) != [0, 0, 0, 0]
     assert len(final["match"]["winners"]) == 1
