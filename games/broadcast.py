@@ -31,3 +31,13 @@ def lobby_changed() -> None:
     if layer is None:
         return
     async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed", "rooms": lobby_rooms()})
+
+
+def spectators_changed(room_id: int, count: int) -> None:
+    """How many are watching: not part of the versioned state, so sent on its own."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    async_to_sync(layer.group_send)(
+        group_name(room_id), {"type": "room.spectators", "count": count}
+    )

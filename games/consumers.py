@@ -98,6 +98,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             room_id=self.room_id, actor=self.actor, channel_name=self.channel_name
         )
         self.seats = frozenset(seats)
+        if not self.seats:
+            await database_sync_to_async(services.start_watching)(
+                room_id=self.room_id, channel_name=self.channel_name
+            )
         await self.send_snapshot()
         self.heartbeat = asyncio.get_running_loop().create_task(self._heartbeat())
         driver.ensure(self.room_id)
@@ -108,13 +112,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.heartbeat.cancel()
         await self.channel_layer.group_discard(group_name(self.room_id), self.channel_name)
-        if self.seats:
-            try:
+        try:
+            if self.seats:
                 await database_sync_to_async(services.disconnect)(
                     room_id=self.room_id, channel_name=self.channel_name
                 )
-            except (DatabaseError, ActionError):
-                log.warning("room %s: could not record a disconnect", self.room_id)
+            else:
+                await database_sync_to_async(services.stop_watching)(
+                    room_id=self.room_id, channel_name=self.channel_name
+                )
+        except (DatabaseError, ActionError):
+            log.warning("room %s: could not record a disconnect", self.room_id)
 
     async def receive(self, text_data=None, bytes_data=None):
         with translation.override(self.language):
@@ -202,8 +210,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         if count + 1 > RATE_PER_SECOND:
             raise ActionError("rate_limited", _("Too many messages: slow down."))
 
+    async def room_spectators(self, message):
+        await self.send_json({"type": "spectators", "count": message["count"]})
+
     async def _heartbeat(self):
-        while self.seats:
+        while True:
             await asyncio.sleep(settings.HEARTBEAT_SECONDS)
             try:
                 await database_sync_to_async(services.heartbeat)(channel_name=self.channel_name)

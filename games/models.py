@@ -28,6 +28,10 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)  # 256 bits
 
 
+def new_replay_id() -> str:
+    return secrets.token_urlsafe(16)  # 128 bits: a replay link can be shared, not guessed
+
+
 class Room(models.Model):
     class Mode(models.TextChoices):
         COMPUTER = "computer", _("Versus the computer")
@@ -128,6 +132,20 @@ class Presence(models.Model):
         return self.channel_name
 
 
+class Watcher(models.Model):
+    """One open spectator socket, refreshed by the same heartbeat as a seat's presence.
+
+    Spectators are not part of the room's versioned state: one arriving or leaving must
+    not make a player's click stale."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="watchers")
+    channel_name = models.CharField(max_length=200, unique=True)
+    last_seen = models.DateTimeField()
+
+    def __str__(self):
+        return self.channel_name
+
+
 class Match(models.Model):
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="matches")
     number = models.PositiveIntegerField()
@@ -158,6 +176,8 @@ class Round(models.Model):
     seed = models.CharField(max_length=64)
     #: SHA-256 of the seed, shown to every seat before the first draw.
     commitment = models.CharField(max_length=64, blank=True)
+    #: The replay link's unguessable id.
+    replay_id = models.CharField(max_length=32, unique=True, default=new_replay_id)
     #: The hands as dealt, before the initial discard.
     dealt = models.JSONField()
     removed = models.JSONField(default=list)

@@ -73,6 +73,8 @@ def rooms_needing_attention(limit: int = 500) -> tuple[list[int], list[int]]:
     died, and rooms in play where the server may owe a move (a computer, covered or
     departed seat, or a seat whose human is away) that have been quiet for a while."""
     now = timezone.now()
+    from games.models import Watcher
+
     stale = now - timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS)
     stale_rooms = sorted(
         set(
@@ -80,6 +82,7 @@ def rooms_needing_attention(limit: int = 500) -> tuple[list[int], list[int]]:
                 :limit
             ]
         )
+        | set(Watcher.objects.filter(last_seen__lt=stale).values_list("room_id", flat=True)[:limit])
     )
     quiet = now - timedelta(seconds=settings.COMPUTER_DELAY_SECONDS)
     owed = (
@@ -227,9 +230,18 @@ def match_summaries(room: Room) -> list[dict]:
                         "holder": seats.get(r.holder),
                         "ranking": [seats[i] for i in r.ranking or []],
                         "draws": r.draw_count,
+                        "replay_id": r.replay_id,
                     }
                     for r in rounds
                 ],
             }
         )
     return summaries
+
+
+def spectator_count(room_id: int) -> int:
+    """Spectators watching the room now (sockets whose heartbeat is fresh)."""
+    from games.models import Watcher
+
+    fresh = timezone.now() - timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS)
+    return Watcher.objects.filter(room_id=room_id, last_seen__gte=fresh).count()

@@ -33,7 +33,7 @@ from games.engine import (
     seeded,
 )
 from games.errors import ActionError
-from games.models import Draw, Match, Presence, Room, Round, Seat
+from games.models import Draw, Match, Presence, Room, Round, Seat, Watcher
 from games.state import match_score, room_state
 
 _system_random = random.SystemRandom()
@@ -493,7 +493,29 @@ def connect(*, room_id: int, actor: Actor, channel_name: str) -> list[int]:
 
 
 def heartbeat(*, channel_name: str) -> None:
-    Presence.objects.filter(channel_name=channel_name).update(last_seen=timezone.now())
+    now = timezone.now()
+    Presence.objects.filter(channel_name=channel_name).update(last_seen=now)
+    Watcher.objects.filter(channel_name=channel_name).update(last_seen=now)
+
+
+def start_watching(*, room_id: int, channel_name: str) -> None:
+    """A spectator's socket opened: everyone sees the spectator count change."""
+    Watcher.objects.update_or_create(
+        channel_name=channel_name, defaults={"room_id": room_id, "last_seen": timezone.now()}
+    )
+    _spectators_changed(room_id)
+
+
+def stop_watching(*, room_id: int, channel_name: str) -> None:
+    Watcher.objects.filter(channel_name=channel_name).delete()
+    _spectators_changed(room_id)
+
+
+def _spectators_changed(room_id: int) -> None:
+    from games.selectors import spectator_count
+
+    count = spectator_count(room_id)
+    transaction.on_commit(lambda: broadcast.spectators_changed(room_id, count))
 
 
 def disconnect(*, room_id: int, channel_name: str) -> None:
@@ -527,6 +549,9 @@ def sweep_stale_presences(*, room_id: int) -> bool:
         if not seat_ids:
             return False
         stale.delete()
+        watchers = Watcher.objects.filter(room=change.room, last_seen__lt=stale_before)
+        if watchers.delete()[0]:
+            _spectators_changed(room_id)
         if _mark_away(change.room, seat_ids, stale_before):
             change.commit({"kind": "seat_away"})
             return True

@@ -45,6 +45,7 @@ def room_state(room: Room, event: dict | None = None) -> dict:
         "match": None,
         "round": None,
         "event": event,
+        "spectators": room.watchers.count(),
     }
     if match is None:
         return state
@@ -138,6 +139,7 @@ def view_for(state: dict, seats: frozenset[int] = frozenset(), same_device: bool
         "match": match,
         "round": None,
         "event": redact_event(state["event"], visible, over),
+        "spectators": state.get("spectators", 0),
     }
     if rnd:
         view["round"] = {

@@ -12,6 +12,7 @@ urlpatterns = [
     path("r/<str:code>/start/", views.start, name="start"),
     path("r/<str:code>/remove/<int:seat>/", views.remove_player, name="remove_player"),
     path("join/<str:token>/", views.join, name="join"),
+    path("replay/<str:replay_id>/", views.replay, name="replay"),
     path("accounts/signup/", views.signup, name="signup"),
     path(
         "accounts/login/",

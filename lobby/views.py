@@ -14,10 +14,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import selectors, services
+from games.engine import deal_start_offset, get_variant
 from games.errors import ActionError
 from games.identity import actor_from_request
 from games.labels import VARIANT_NAMES
-from games.models import Room
+from games.models import Room, Round
+from games.replay import replay_steps
 from lobby.forms import VARIANT_HELP, NewGameForm, SignUpForm
 
 
@@ -88,8 +90,39 @@ def room(request, code: str):
             "invite_url": invite_url,
             "socket_token": token if not seated else "",
             "matches": selectors.match_summaries(room),
+            "waiting": room.status == Room.Status.WAITING,
         },
     )
+
+
+def replay(request, replay_id: str):
+    """A finished round, step by step. The link is unguessable and meant to be shared;
+    a round still in play is never shown, only an offer to watch it live."""
+    rnd = get_object_or_404(Round.objects.select_related("match__room"), replay_id=replay_id)
+    room = rnd.match.room
+    if rnd.finished_at is None:
+        watch_url = reverse("room", args=[room.code]) + "?" + urlencode({"t": room.token})
+        return render(
+            request, "lobby/replay_in_progress.html", {"room": room, "watch_url": watch_url}
+        )
+    seats = list(room.seats.all())
+    data = {
+        "variant": room.variant,
+        "players": room.seat_count,
+        "dealer": rnd.dealer,
+        "options": room.options,
+        "round": rnd.number,
+        "match": rnd.match.number,
+        "seats": [{"index": s.index, "colour": s.colour, "name": s.display_name} for s in seats],
+        "commitment": rnd.commitment,
+        "seed": rnd.seed,
+        "dealt": rnd.dealt,
+        "removed": rnd.removed,
+        "ranking": rnd.ranking,
+        "deal_offset": deal_start_offset(get_variant(room.variant), room.seat_count),
+        "steps": replay_steps(rnd),
+    }
+    return render(request, "lobby/replay.html", {"room": room, "round": rnd, "replay": data})
 
 
 def join(request, token: str):

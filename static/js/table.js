@@ -141,7 +141,13 @@ function renderRing() {
     info.textContent = `${fill(L.cards, { n: seat.count })}${place} · ${seat.score}${notes.length ? " · " + notes.join(", ") : ""}`;
     tag.append(letter, name, info);
     spot.append(tag);
-    if (seat.index !== me || state.room.mode === "same_device") {
+    if (state.replay) {
+      // A finished round's replay shows every hand face up.
+      const faces = document.createElement("div");
+      faces.className = "faces";
+      for (const code of state.round.hands[String(seat.index)] || []) faces.append(faceCard(code));
+      spot.append(faces);
+    } else if (seat.index !== me || state.room.mode === "same_device") {
       const backs = document.createElement("div");
       backs.className = "backs";
       for (let i = 0; i < Math.min(seat.count, 12); i++) backs.append(backCard());
@@ -478,6 +484,7 @@ document.addEventListener("table-state", (e) => {
   const event = state.event;
   const key = event ? `${state.version}` : null;
   render();
+  if (!state.replay) showSpectators(state.spectators || 0);
   if (event && key !== lastEventKey && previous) {
     lastEventKey = key;
     if (event.kind === "draw") {
@@ -493,8 +500,18 @@ document.addEventListener("table-state", (e) => {
   }
 });
 
+function showSpectators(count) {
+  const el = $("spectators");
+  el.hidden = !count;
+  el.textContent = fill(L.spectators, { n: count });
+}
+
 document.addEventListener("table-message", (e) => {
   const message = e.detail;
+  if (message.type === "spectators") {
+    showSpectators(message.count);
+    return;
+  }
   if (message.type === "error" && message.code === "stale_version") announce(L.errorStale);
   else if (message.type === "error") announce(message.message);
 });

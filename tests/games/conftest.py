@@ -56,6 +56,9 @@ class Player:
         self.socket = None
         self.state = None
         self.messages: list[dict] = []
+        #: The version this player last acted on: act at most once per version, as a
+        #: person would, instead of re-sending while the answer is on its way.
+        self.acted_on = -1
 
     @classmethod
     async def guest(cls, guest_id: str) -> "Player":
@@ -90,6 +93,14 @@ class Player:
 
     async def send(self, **message) -> None:
         await self.socket.send_to(text_data=json.dumps(message))
+
+    async def act(self, **message) -> bool:
+        """Send an action against the current state, once per version."""
+        if self.state["version"] == self.acted_on:
+            return False
+        self.acted_on = self.state["version"]
+        await self.send(version=self.state["version"], **message)
+        return True
 
     async def until(self, predicate, timeout: float = 10) -> dict:
         """Read messages until the latest state satisfies ``predicate``."""
@@ -135,10 +146,9 @@ async def play_to_match_end(*players: Player, rng=None, timeout: float = 60) -> 
             state = player.state
             rnd = state["round"]
             if rnd and rnd["over"] and not match_over(state) and player is players[0]:
-                await player.send(type="next_round", version=state["version"])
+                await player.act(type="next_round")
             elif my_turn(state) and not match_over(state):
                 count = state["seats"][rnd["giver"]]["count"]
-                await player.send(
-                    type="draw", version=state["version"], position=rng.randrange(count)
-                )
+                await player.act(type="draw", position=rng.randrange(count))
+        await asyncio.sleep(0.01)
     raise AssertionError(f"the match did not end; last state: {players[0].state}")

@@ -115,7 +115,7 @@ async def test_same_device_one_browser_plays_every_seat_through_the_curtain():
             assert list(state["round"]["hands"]) == [str(state["acting"])]
             seen_hands.add(state["acting"])
             count = state["seats"][state["round"]["giver"]]["count"]
-            await device.send(type="draw", version=state["version"], position=rng.randrange(count))
+            await device.act(type="draw", position=rng.randrange(count))
         await device.receive()
     assert actors == {0, 1, 2}
 

@@ -170,3 +170,20 @@ async def test_actions_that_the_match_state_does_not_allow():
     await spectator.connect(room.code, token=room.token)
     await spectator.send(type="resign", version=spectator.state["version"])
     await expect_error(spectator, "not_seated")
+
+
+async def test_players_see_how_many_are_watching_without_a_version_change():
+    room, host, _friend = await friends_table()
+    version = host.state["version"]
+    watcher = await Player.guest("eyes")
+    await watcher.connect(room.code, token=room.token)
+    message = await host.receive()
+    while message["type"] != "spectators":
+        message = await host.receive()
+    assert message == {"type": "spectators", "count": 1}
+    assert await room_version(room) == version
+    await watcher.close()
+    message = await host.receive()
+    while message["type"] != "spectators":
+        message = await host.receive()
+    assert message["count"] == 0

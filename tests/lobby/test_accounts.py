@@ -140,4 +140,4 @@ def test_room_page_lists_each_rounds_loser_and_length(client, make_user):
     assert "Rounds played" in text and "Left holding the odd card" in text
     holder = room.seats.get(index=rnd.holder).display_name
     row = f"<tr><td>1</td><td>{room.seats.get(index=rnd.dealer).display_name}</td><td>{holder}</td>"
-    assert f"{row}<td>{rnd.draws.count()}</td></tr>" in text
+    assert f'{row}<td>{rnd.draws.count()}</td><td><a href="/replay/{rnd.replay_id}/">' in text

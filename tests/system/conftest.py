@@ -17,6 +17,7 @@ class Client:
         self.ws = None
         self.state = None
         self.draw_events: set[tuple[int, int, int]] = set()
+        self.acted_on = -1  # act at most once per version, as a person would
 
     async def connect(self, port: int, code: str) -> "Client":
         self.ws = await connect(
@@ -64,10 +65,16 @@ async def play(clients, *, stop_after_draws=None, timeout=60):
             return lead
         if stop_after_draws is not None and lead["round"]["draws"] >= stop_after_draws:
             return lead
-        if lead["round"]["over"]:
+        if lead["round"]["over"] and clients[0].acted_on != lead["version"]:
+            clients[0].acted_on = lead["version"]
             await clients[0].send(type="next_round", version=lead["version"])
         for client in clients:
             s = client.state
-            if s["acting"] is not None and not s["round"]["over"]:
+            if (
+                s["acting"] is not None
+                and not s["round"]["over"]
+                and client.acted_on != s["version"]
+            ):
+                client.acted_on = s["version"]
                 await client.send(type="draw", version=s["version"], position=0)
     raise AssertionError(f"no progress; last state {clients[0].state}")

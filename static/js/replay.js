@@ -1,0 +1,107 @@
+// The replay page: every stored step of a finished round, drawn by the table's own
+// renderer (table.js) from a view with every hand face up, with play/pause, speed,
+// stepping, jumping and a move list; and the deal checked in the browser.
+import { verifyDeal } from "./verify.js";
+
+const data = JSON.parse(document.getElementById("replay-data").textContent);
+const L = document.getElementById("table-labels").dataset;
+const colours = L.colours.split("|");
+const $ = (id) => document.getElementById(id);
+const last = data.steps.length - 1;
+let position = 0;
+let timer = null;
+
+const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => values[k] ?? "");
+const seatName = (i) => `${colours[i]} (${data.seats[i].name})`;
+const face = (code) => (code === "JK" ? L.joker : code);
+
+function viewAt(k) {
+  const step = data.steps[k];
+  const over = k === last;
+  const places = new Map(step.finish_order.map((seat, i) => [seat, i + 1]));
+  const hands = Object.fromEntries(step.hands.map((h, i) => [String(i), h]));
+  const draw = step.draw;
+  return {
+    type: "state", version: k, replay: true, you: [], acting: null, match: null,
+    room: { code: "", variant: data.variant, mode: "replay", status: over ? "finished" : "playing",
+      seat_count: data.players, options: data.options, rules: {} },
+    seats: data.seats.map((s, i) => ({ index: i, colour: s.colour, name: s.name, kind: "human",
+      covered: false, left: false, away: false, count: step.hands[i].length,
+      place: places.get(i) ?? null, score: 0 })),
+    round: { number: data.round, dealer: data.dealer, over, draws: k, drawer: step.drawer,
+      giver: step.giver, discards: step.discards, hands, removed: over ? data.removed : null,
+      ranking: over ? data.ranking : null, commitment: data.commitment,
+      seed: over ? data.seed : null, dealt: null },
+    event: draw ? { ...draw, kind: "draw", paired: Boolean(draw.paired_with),
+      discarded: draw.paired_with ? [draw.paired_with, draw.card] : null } : null,
+  };
+}
+
+function moveText(k) {
+  const draw = data.steps[k].draw;
+  if (!draw) return $("move-list").dataset.deal;
+  const values = { drawer: seatName(draw.drawer), giver: seatName(draw.giver), card: face(draw.card),
+    position: draw.position + 1,
+    pair: draw.paired_with ? `${face(draw.paired_with)} + ${face(draw.card)}` : "" };
+  let text = fill(draw.paired_with ? L.replayPaired : L.replayDrew, values);
+  for (const seat of draw.finished) text += " " + fill(L.finished, { seat: seatName(seat) });
+  return text;
+}
+
+function show(k) {
+  position = Math.max(0, Math.min(last, k));
+  document.dispatchEvent(new CustomEvent("table-state", { detail: viewAt(position) }));
+  $("replay-jump").value = position;
+  $("replay-position").textContent = `${position} / ${last}`;
+  for (const item of $("move-list").children) {
+    item.toggleAttribute("aria-current", Number(item.dataset.step) === position);
+  }
+  if (position === last) stop();
+}
+
+function stop() {
+  clearInterval(timer);
+  timer = null;
+  $("replay-play").textContent = $("replay-play").dataset.play;
+}
+
+function play() {
+  if (timer) { stop(); return; }
+  if (position === last) show(0);
+  $("replay-play").textContent = $("replay-play").dataset.pause;
+  timer = setInterval(() => show(position + 1), Number($("replay-speed").value));
+}
+
+// The move list: every step as a button to jump to it.
+$("move-list").replaceChildren(...data.steps.map((_, k) => {
+  const li = document.createElement("li");
+  li.dataset.step = k;
+  li.value = k;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "link";
+  button.textContent = moveText(k);
+  button.addEventListener("click", () => { stop(); show(k); });
+  li.append(button);
+  return li;
+}));
+
+$("replay-jump").max = last;
+$("replay-jump").addEventListener("input", (e) => { stop(); show(Number(e.target.value)); });
+$("replay-start").addEventListener("click", () => { stop(); show(0); });
+$("replay-end").addEventListener("click", () => { stop(); show(last); });
+$("replay-back").addEventListener("click", () => { stop(); show(position - 1); });
+$("replay-forward").addEventListener("click", () => { stop(); show(position + 1); });
+$("replay-play").addEventListener("click", play);
+$("replay-speed").addEventListener("change", () => { if (timer) { stop(); play(); } });
+document.getElementById("table-area").classList.add("replay");
+show(0);
+
+const status = $("verify-status");
+verifyDeal(data).then((result) => {
+  status.textContent = status.dataset[result];
+  status.dataset.result = result;
+}).catch(() => {
+  status.textContent = status.dataset.failed;
+  status.dataset.result = "failed";
+});
