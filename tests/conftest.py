@@ -31,3 +31,14 @@ def empty_cache():
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    # Each async test runs in its own event loop, but a channel layer keeps asyncio locks
+    # bound to the loop it first ran in (channels_redis): give every test a new layer.
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
