@@ -175,3 +175,7 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# -- telemetry ------------------------------------------------------------------------------
+TELEMETRY_EVENTS_PER_MINUTE = int(os.environ.get("TELEMETRY_EVENTS_PER_MINUTE", "30"))
+TELEMETRY_RETENTION_DAYS = 30

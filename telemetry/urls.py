@@ -1,0 +1,5 @@
+from django.urls import path
+
+from telemetry import views
+
+urlpatterns = [path("telemetry/events/", views.ingest, name="telemetry_ingest")]
