@@ -105,3 +105,6 @@ async def stop_all() -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
     _drivers.clear()
     _sweeper = None
+    # A cancelled task may have left a query running in the database thread; queue a
+    # no-op behind it so that nothing is still writing when this returns.
+    await database_sync_to_async(lambda: None)()

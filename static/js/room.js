@@ -51,12 +51,16 @@ function syncRemoveButton(item, seat, state) {
 }
 
 let delay = 500;
+let reconnects = 0;
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = root.dataset.token ? `?t=${encodeURIComponent(root.dataset.token)}` : "";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/rooms/${root.dataset.code}/${query}`);
   window.tableSocket = socket;
-  socket.onopen = () => { delay = 500; };
+  socket.onopen = () => {
+    delay = 500;
+    document.dispatchEvent(new CustomEvent("table-connection", { detail: { ok: true, reconnects } }));
+  };
   socket.onmessage = (e) => {
     const message = JSON.parse(e.data);
     if (message.type === "state") renderSeats(message);
@@ -64,6 +68,10 @@ function connect() {
   };
   socket.onclose = (e) => {
     if (e.code === 4404) return;
+    reconnects++;
+    if (reconnects === 5) {
+      document.dispatchEvent(new CustomEvent("table-connection", { detail: { ok: false, reconnects } }));
+    }
     setTimeout(connect, delay);
     delay = Math.min(delay * 2, 10000);
   };

@@ -2,6 +2,8 @@
 // CSS 3D table plus the button-controls panel, and sends draws and match actions.
 // Every string comes from the template (#table-labels), so the page's language is used.
 
+import * as telemetry from "./telemetry.js";
+
 const L = document.getElementById("table-labels").dataset;
 const $ = (id) => document.getElementById(id);
 const colours = L.colours.split("|");
@@ -477,6 +479,55 @@ function playHandSequence(previous, event) {
 
 // -- wiring -----------------------------------------------------------------------------------
 
+// -- telemetry: what kind of games are finished, and where things fail -----------------
+
+const startedAt = Date.now();
+let reportedMatch = null;
+
+function gameFields() {
+  const rules = state.room.rules || {};
+  const length = rules.scoring === "points" ? String(rules.rounds) : (rules.single_round ? "single" : "strikes");
+  return {
+    variant: state.room.variant, mode: state.room.mode,
+    level: state.room.mode === "computer" ? state.room.computer_level : "none",
+    seats: String(state.room.seat_count), match_length: length,
+    jiji: state.room.variant === "jijinuki" ? "yes" : "no",
+  };
+}
+
+function reportGame(previous) {
+  if (state.replay || !state.match || !state.you.length) return;
+  const key = `${state.room.code}/${state.match.number}`;
+  if (!previous && state.match.rounds.length === 0 && state.round && state.round.draws === 0) {
+    telemetry.send("game_started", gameFields());
+  } else if (state.event && state.event.kind === "match_started") {
+    telemetry.send("game_started", gameFields());
+  }
+  if (state.match.over && reportedMatch !== key && previous && !previous.match?.over) {
+    reportedMatch = key;
+    const mine = state.you[0];
+    let result = "placed";
+    if (state.match.ended_by) result = "abandoned";
+    else if ((state.match.winners || []).includes(mine)) result = "won";
+    else if ((state.match.losers || []).includes(mine)) result = "lost";
+    const minutes = (Date.now() - startedAt) / 60000;
+    const draws = state.round ? state.round.draws : 0;
+    telemetry.send("game_finished", { ...gameFields(), result,
+      duration: minutes < 1 ? "<1m" : minutes < 3 ? "1-3m" : minutes < 10 ? "3-10m" : minutes < 30 ? "10-30m" : ">30m",
+      draws: draws < 20 ? "<20" : draws < 50 ? "20-50" : draws < 100 ? "50-100" : ">100" });
+  }
+}
+
+let pendingConnection = null; // the socket may open before the first state arrives
+
+function reportConnection(detail) {
+  if (!state) { pendingConnection = detail; return; }
+  if (state.room.mode !== "friends" || state.replay) return;
+  telemetry.send("connection", { ...gameFields(), connected: detail.ok ? "yes" : "no",
+    reconnects: Math.min(detail.reconnects, 50) });
+}
+document.addEventListener("table-connection", (e) => reportConnection(e.detail));
+
 document.addEventListener("table-state", (e) => {
   const previous = state;
   state = e.detail;
@@ -485,6 +536,9 @@ document.addEventListener("table-state", (e) => {
   const key = event ? `${state.version}` : null;
   render();
   if (!state.replay) showSpectators(state.spectators || 0);
+  if (!previous && !state.replay) reportEnvironment();
+  if (!previous && pendingConnection) { reportConnection(pendingConnection); pendingConnection = null; }
+  reportGame(previous);
   if (event && key !== lastEventKey && previous) {
     lastEventKey = key;
     if (event.kind === "draw") {
@@ -558,5 +612,22 @@ function chooseMode() {
     }
   }
   document.documentElement.dataset.tableMode = ok ? "3d" : "flat";
+  fellBack = !ok && !forced;
 }
+let fellBack = false;
 chooseMode();
+
+// Once per page: whether 3D failed, and how fast the page draws (frames per second).
+function reportEnvironment() {
+  if (fellBack) telemetry.send("view_3d_failed", gameFields());
+  let frames = 0;
+  const start = performance.now();
+  const tick = (now) => {
+    frames++;
+    if (now - start < 2000) { requestAnimationFrame(tick); return; }
+    const fps = (frames * 1000) / (now - start);
+    telemetry.send("render_speed", { ...gameFields(),
+      render_speed: fps < 30 ? "<30fps" : fps < 50 ? "30-50fps" : ">50fps" });
+  };
+  requestAnimationFrame(tick);
+}

@@ -43,7 +43,8 @@ def new_game(
     if flat:
         page.goto(page.url + "?flat=1")
     if mode != "friends":
-        expect(page.locator("#status-line")).not_to_be_empty()
+        # The first state comes over the socket; allow for a busy machine.
+        expect(page.locator("#status-line")).not_to_be_empty(timeout=15_000)
 
 
 def match_over(page) -> bool:

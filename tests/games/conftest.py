@@ -26,7 +26,9 @@ def fast_table(settings):
 
 
 @pytest.fixture(autouse=True)
-async def stop_drivers():
+async def stop_drivers(transactional_db):
+    # Depends on the database fixture so that it stops the drivers before the tables
+    # are flushed (a computer turn still running would deadlock the flush).
     yield
     await driver.stop_all()
 

@@ -1,0 +1,84 @@
+"""Telemetry in a real browser: nothing at all is sent with the switch off or under
+Global Privacy Control; with it on, the expected events arrive with only allowed fields."""
+
+import json
+
+import pytest
+
+from telemetry import schema
+from telemetry.models import Event
+from tests.browser.conftest import needs_browser
+from tests.browser.test_table import new_game, play_with_mouse
+from tests.support import needs_services
+
+pytestmark = [needs_browser, needs_services]
+
+
+RECORD_BEACONS = """
+window.__beacons = [];
+const original = navigator.sendBeacon.bind(navigator);
+navigator.sendBeacon = (url, data) => {
+  if (data instanceof Blob) data.text().then((text) => window.__beacons.push(text));
+  return original(url, data);
+};
+"""
+
+
+def watch_telemetry(page) -> list[str]:
+    """Every request to the telemetry endpoint (beacons included) is listed by URL; the
+    page's beacon bodies are recorded by RECORD_BEACONS, since beacons hide them."""
+    requests: list[str] = []
+    page.add_init_script(RECORD_BEACONS)
+    page.on("request", lambda r: "/telemetry/" in r.url and requests.append(r.url))
+    return requests
+
+
+def bodies(page) -> list[dict]:
+    return [json.loads(text) for text in page.evaluate("window.__beacons")]
+
+
+def play_a_game(page, site):
+    new_game(page, site, players="2")
+    play_with_mouse(page)
+    page.wait_for_timeout(2500)  # past the render-speed measurement
+
+
+def test_switched_off_a_whole_game_sends_nothing(site, new_page):
+    page = new_page()
+    sent = watch_telemetry(page)
+    page.goto(f"{site}/rules/#privacy")
+    switch = page.locator("#telemetry-switch-page")
+    assert switch.is_checked()  # on by default without a privacy signal
+    switch.uncheck()
+    play_a_game(page, site)
+    assert not page.locator("#telemetry-switch-table").is_checked()
+    assert sent == [] and bodies(page) == []
+    assert not Event.objects.exists()
+
+
+@pytest.mark.parametrize("signal", ["globalPrivacyControl", "doNotTrack"])
+def test_a_privacy_signal_starts_it_off(site, new_page, signal):
+    page = new_page()
+    value = "true" if signal == "globalPrivacyControl" else "'1'"
+    page.add_init_script(f"Object.defineProperty(navigator, '{signal}', {{get: () => {value}}})")
+    sent = watch_telemetry(page)
+    play_a_game(page, site)
+    assert not page.locator("#telemetry-switch-table").is_checked()
+    assert sent == [] and bodies(page) == []
+
+
+def test_switched_on_the_expected_events_arrive_with_allowed_fields_only(site, new_page):
+    page = new_page()
+    requests = watch_telemetry(page)
+    play_a_game(page, site)
+    sent = bodies(page)
+    assert len(requests) == len(sent) >= 3
+    kinds = {event["kind"] for event in sent}
+    assert {"game_started", "game_finished", "render_speed"} <= kinds
+    allowed = set(schema.FIELDS) | set(schema.NUMBERS)
+    for event in sent:
+        assert set(event) <= allowed, event
+    finished = next(e for e in sent if e["kind"] == "game_finished")
+    assert finished["variant"] == "babanuki" and finished["result"] in ("won", "lost")
+    stored = set(Event.objects.values_list("kind", flat=True))
+    assert {"game_started", "game_finished"} <= stored
