@@ -30,3 +30,10 @@ def test_my_active_rooms_have_a_rejoin_link(client, friends_room, host):
 
 def test_empty_lobby_says_so(client):
     assert "No open rooms right now" in client.get("/").content.decode()
+
+
+def test_rules_page_has_one_privacy_section_and_a_plain_title(client):
+    text = client.get("/rules/").content.decode()
+    assert text.count('id="privacy"') == 1
+    title = text.split("<title>", 1)[1].split("</title>", 1)[0]
+    assert "<" not in title and "Rules and help" in title
