@@ -37,9 +37,10 @@ class Server:
     """One Daphne process serving config.asgi on a port of its own (``static``: through
     runserver, which also serves static files)."""
 
-    def __init__(self, tmp_path: Path, name: str, port: int | None = None, static=False):
+    def __init__(self, tmp_path: Path, name: str, port: int | None = None, static=False, env=None):
         self.port = port or free_port()
         self.static = static
+        self.env = env or {}
         self.log_path = tmp_path / f"{name}.log"
         self.proc: subprocess.Popen | None = None
 
@@ -51,6 +52,7 @@ class Server:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "COMPUTER_DELAY_SECONDS": "0",
             "SWEEP_SECONDS": "1",
+            **self.env,
         }
         log = open(self.log_path, "ab")  # noqa: SIM115 - closed with the process
         if self.static:  # Daphne's runserver also serves static files in DEBUG
@@ -96,8 +98,8 @@ def servers(transactional_db, tmp_path):
     """Start servers on the test database; they stop before its tables are flushed."""
     started: list[Server] = []
 
-    def start(name: str, port: int | None = None, static: bool = False) -> Server:
-        server = Server(tmp_path, name, port, static).start()
+    def start(name: str, port: int | None = None, static: bool = False, env=None) -> Server:
+        server = Server(tmp_path, name, port, static, env).start()
         started.append(server)
         return server
 

@@ -53,6 +53,14 @@ def site(transactional_db, servers):
 
 
 @pytest.fixture
+def paced_site(transactional_db, servers):
+    """The same, with the computer taking its time as on the real site: each state then
+    reaches the page on its own instead of several at once."""
+    env = {"COMPUTER_DELAY_SECONDS": "1.5"}
+    return f"http://127.0.0.1:{servers('site', static=True, env=env).port}"
+
+
+@pytest.fixture
 def new_page(browser):
     contexts = []
 

@@ -218,12 +218,17 @@ def test_two_friends_play_a_match_in_two_browsers(site, new_page, locale):
 
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
-def test_own_draw_shows_the_card_arriving_then_a_shuffle(site, new_page, motion):
+def test_own_draw_shows_the_card_arriving_then_a_shuffle(paced_site, new_page, motion):
     page = new_page(reduced_motion=motion)
-    new_game(page, site)
+    new_game(page, paced_site)
     page.wait_for_selector("#giver-hand .card")
-    cards = page.locator("#giver-hand .card")
-    cards.first.click()
+    # Choose a card: it glows. A new state between the clicks clears the choice, so
+    # choose until the glow holds.
+    for _ in range(20):
+        page.locator("#giver-hand .card").first.click()
+        if page.locator("#giver-hand .card.selected").count():
+            break
+        page.wait_for_timeout(100)
     # Watch the hand from the moment of the draw.
     page.evaluate(
         "window.seen = new Set(); new MutationObserver(() => {"
@@ -232,10 +237,12 @@ def test_own_draw_shows_the_card_arriving_then_a_shuffle(site, new_page, motion)
         ".observe(document.getElementById('my-hand'),"
         " {subtree: true, childList: true, attributes: true})"
     )
-    cards.first.click()
-    page.wait_for_timeout(1500)
-    seen = set(page.evaluate("[...window.seen]"))
+    page.locator("#giver-hand .card.selected").click()
     if motion == "reduce":
+        page.wait_for_timeout(1500)
+        seen = set(page.evaluate("[...window.seen]"))
         assert not seen & {"arrived", "shuffling", "to-pile"}
     else:
-        assert {"arrived", "shuffling"} <= seen
+        page.wait_for_function(
+            "['arrived', 'shuffling'].every(c => window.seen.has(c))", timeout=5000
+        )
