@@ -1,10 +1,14 @@
 import json
 
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import JsonResponse
+from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from telemetry import ratelimit, schema, services
+from telemetry import dashboard as board
+from telemetry import ratelimit, report, schema, services
 
 
 # No cookie, session or identity is read, so there is nothing for CSRF to protect; the
@@ -26,3 +30,18 @@ def ingest(request):
     services.record(event)
     services.purge_once_a_day()
     return JsonResponse({}, status=204)
+
+
+def dashboard(request):
+    """Staff only: the login page for visitors, 403 for players who are not staff."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not request.user.is_staff:
+        raise PermissionDenied
+    form = board.RangeForm(request.GET)
+    start, end = form.chosen()
+    return render(
+        request,
+        "telemetry/dashboard.html",
+        {"form": form, **board.context(report.build(start, end))},
+    )

@@ -4,10 +4,12 @@ Global Privacy Control; with it on, the expected events arrive with only allowed
 import json
 
 import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import expect
 
 from telemetry import schema
 from telemetry.models import Event
-from tests.browser.conftest import needs_browser
+from tests.browser.conftest import needs_browser, shot, sign_up
 from tests.browser.test_table import new_game, play_with_mouse
 from tests.support import needs_services
 
@@ -82,3 +84,17 @@ def test_switched_on_the_expected_events_arrive_with_allowed_fields_only(site, n
     assert finished["variant"] == "babanuki" and finished["result"] in ("won", "lost")
     stored = set(Event.objects.values_list("kind", flat=True))
     assert {"game_started", "game_finished"} <= stored
+
+    # The staff dashboard charts the game just played.
+    staff = new_page()
+    sign_up(staff, site, "keeper")
+    expect(staff.locator(".site-header nav")).to_contain_text("keeper")
+    User.objects.filter(username="keeper").update(is_staff=True)
+    staff.goto(f"{site}/staff/telemetry/")
+    expect(staff.locator("h1")).to_have_text("Usage statistics")
+    computer = staff.locator("#completion-title ~ .table-scroll tr", has_text="Versus the computer")
+    expect(computer.locator("td").nth(0)).to_have_text("1")  # started
+    expect(computer.locator("td").nth(1)).to_have_text("1")  # finished
+    assert staff.locator("svg#started rect, svg[aria-labelledby^=started] rect").count() >= 1
+    assert staff.locator("svg[aria-labelledby^=speed] rect").count() >= 1
+    shot(staff, "telemetry-dashboard")
