@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format fairness bench messages
+.PHONY: run test prod lint format fairness bench messages
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,6 +21,11 @@ test: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The site for real: nginx (TLS, static files) in front of Daphne processes, PostgreSQL and
+# Redis; see docs/operations.md. scripts/prod.sh start|stop|status runs it in the background.
+prod: $(STAMP)
+	bash scripts/prod.sh run
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

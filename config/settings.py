@@ -30,7 +30,13 @@ def env_list(name: str, default: list[str]) -> list[str]:
 DEBUG = env_bool("DEBUG", True)
 
 _DEV_SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"
-SECRET_KEY = os.environ.get("SECRET_KEY") or _DEV_SECRET_KEY
+# SECRET_KEY_FILE (what scripts/prod.sh sets) keeps the key out of the environment.
+_SECRET_KEY_FILE = os.environ.get("SECRET_KEY_FILE")
+SECRET_KEY = (
+    os.environ.get("SECRET_KEY")
+    or (Path(_SECRET_KEY_FILE).read_text().strip() if _SECRET_KEY_FILE else "")
+    or _DEV_SECRET_KEY
+)
 if not DEBUG and SECRET_KEY == _DEV_SECRET_KEY:
     from django.core.exceptions import ImproperlyConfigured
 
@@ -89,9 +95,15 @@ ASGI_APPLICATION = "config.asgi.application"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        # 0, as Django advises under ASGI: each request runs in a thread of its own, so a
+        # kept connection would outlive its thread. Health checks only matter above 0.
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
+        conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database host that does not answer fails a request in seconds, not minutes.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 
 # One process: the in-memory layer. Several processes: Redis.
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -125,7 +137,13 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+if not DEBUG:
+    # Hashed file names (collectstatic), which nginx serves with a one-year cache.
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "config.storage.StaticStorage"},
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -139,11 +157,23 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
+    # Load balancers ask each process directly over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
+# Everything to stdout, one line per record; scripts/prod.sh sends it to a file per process.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "line": {"format": "%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s"}
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": "line",
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 

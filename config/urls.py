@@ -1,8 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from config.health import healthz
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("telemetry.urls")),
     path("", include("lobby.urls")),

@@ -1,0 +1,75 @@
+"""GET /healthz: can this process reach the database and the channel layer (Redis)?
+
+For load balancers, monitoring and ``scripts/prod.sh``. The answer names each part and
+whether it works, nothing more: failures are logged here, never described to the caller.
+"""
+
+import asyncio
+import logging
+import secrets
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.db import connections
+from django.http import JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+logger = logging.getLogger(__name__)
+
+# Each check must answer within this many seconds; both run at the same time.
+TIMEOUT_SECONDS = 2.0
+
+
+def _database() -> None:
+    # Runs in a worker thread of its own (thread_sensitive=False), so a database that
+    # hangs cannot block requests; the connection is closed again so that each check
+    # proves a new connection can be made.
+    connection = connections["default"]
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    finally:
+        connection.close()
+
+
+async def check_database() -> None:
+    await sync_to_async(_database, thread_sensitive=False)()
+
+
+async def check_channel_layer() -> None:
+    """A message sent to a fresh channel comes back: Redis (or the in-memory layer)
+    works for sending and receiving, the two things the table needs."""
+    layer = get_channel_layer()
+    channel = f"healthz.{secrets.token_hex(8)}"
+    token = secrets.token_hex(8)
+    await layer.send(channel, {"type": "healthz", "token": token})
+    message = await layer.receive(channel)
+    if message.get("token") != token:
+        raise RuntimeError("channel layer returned another message")
+
+
+CHECKS = {"database": check_database, "channel_layer": check_channel_layer}
+
+
+async def _run(name: str) -> bool:
+    try:
+        await asyncio.wait_for(CHECKS[name](), TIMEOUT_SECONDS)
+        return True
+    except Exception:  # any failure counts; the details go to the log only
+        logger.warning("health check %s failed", name, exc_info=True)
+        return False
+
+
+@never_cache
+@require_GET
+async def healthz(request):
+    names = list(CHECKS)
+    results = await asyncio.gather(*(_run(name) for name in names))
+    checks = {name: "ok" if ok else "error" for name, ok in zip(names, results, strict=True)}
+    healthy = all(results)
+    return JsonResponse(
+        {"status": "ok" if healthy else "error", "checks": checks},
+        status=200 if healthy else 503,
+    )

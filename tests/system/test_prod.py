@@ -1,0 +1,121 @@
+"""`scripts/prod.sh start`, used as an operator would: pages, static files, a WebSocket and
+/healthz through nginx over HTTPS, then `stop`."""
+
+import asyncio
+import getpass
+import json
+import os
+import re
+import shutil
+import ssl
+import subprocess
+import urllib.error
+import urllib.request
+
+import pytest
+from websockets.asyncio.client import connect
+
+from tests.support import ROOT, database_url_for_tests, free_port, needs_services
+
+can_have_nginx = pytest.mark.skipif(
+    not (shutil.which("nginx") or os.path.exists("/usr/sbin/nginx") or os.geteuid() == 0),
+    reason="needs nginx, or root to install it (CI runs as root)",
+)
+pytestmark = [pytest.mark.django_db(transaction=True), needs_services, can_have_nginx]
+
+SCRIPT = str(ROOT / "scripts" / "prod.sh")
+UNVERIFIED = ssl._create_unverified_context()  # the self-signed certificate of the run
+
+
+def fetch(url: str) -> tuple[int, dict, bytes]:
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    opener = urllib.request.build_opener(
+        NoRedirect, urllib.request.HTTPSHandler(context=UNVERIFIED)
+    )
+    try:
+        with opener.open(url, timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+@pytest.fixture
+def prod(tmp_path):
+    """The production server on ports of its own, with its state in tmp_path and the test
+    database (so it is flushed like any other)."""
+    https, http, first = free_port(), free_port(), free_port()
+    env = {
+        **os.environ,
+        "PROD_DIR": str(tmp_path / "prod"),
+        "HTTPS_PORT": str(https),
+        "HTTP_PORT": str(http),
+        "LISTEN_ADDRESS": "127.0.0.1",
+        "DAPHNE_FIRST_PORT": str(first),  # and first + 1: free in practice
+        "WEB_PROCESSES": "2",
+        "DATABASE_URL": database_url_for_tests(),
+        # Root's nginx workers drop to www-data by default, which cannot enter pytest's
+        # private tmp_path; run them as ourselves.
+        "NGINX_USER": getpass.getuser(),
+    }
+
+    def script(command: str, timeout: float) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            ["bash", SCRIPT, command],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+
+    # Long enough for apt-get to install nginx on a fresh CI machine.
+    started = script("start", 300)
+    try:
+        assert started.returncode == 0, started.stdout + started.stderr
+        yield tmp_path / "prod", https, http, script
+    finally:
+        stopped = script("stop", 60)
+        assert stopped.returncode == 0, stopped.stderr
+
+
+def test_start_serve_through_nginx_and_stop(prod):
+    prod_dir, https, http, script = prod
+    base = f"https://127.0.0.1:{https}"
+    assert (prod_dir / "url").read_text().strip() == base
+    env_file = (prod_dir / "env").read_text()
+    assert "export DEBUG=0" in env_file and "DATABASE_URL=" in env_file
+
+    status, headers, body = fetch(f"{base}/healthz")
+    assert status == 200
+    assert json.loads(body) == {"status": "ok", "checks": {"database": "ok", "channel_layer": "ok"}}
+
+    status, headers, body = fetch(f"{base}/")
+    assert status == 200
+    assert "max-age=31536000" in headers["Strict-Transport-Security"]
+    stylesheet = re.search(rb'href="(/static/css/site\.[0-9a-f]{12}\.css)"', body)
+    assert stylesheet, "the page links the hashed stylesheet"
+    status, headers, css = fetch(base + stylesheet[1].decode())
+    assert status == 200 and headers["Content-Type"].startswith("text/css") and css
+    assert "immutable" in headers["Cache-Control"]
+
+    status, headers, _ = fetch(f"http://127.0.0.1:{http}/rules/")
+    assert status == 301 and headers["Location"] == f"{base}/rules/"
+
+    async def lobby_socket():
+        async with connect(
+            f"wss://127.0.0.1:{https}/ws/lobby/", ssl=UNVERIFIED, origin=base, open_timeout=10
+        ) as ws:
+            return json.loads(await asyncio.wait_for(ws.recv(), 10))
+
+    assert asyncio.run(lobby_socket())["type"] == "lobby"
+
+    status = script("status", 30)
+    assert status.returncode == 0, status.stdout + status.stderr
+    assert status.stdout.count("daphne") == 2 and "nginx" in status.stdout
+
+    assert script("stop", 60).returncode == 0
+    assert script("status", 30).returncode == 3
+    with pytest.raises(urllib.error.URLError):
+        urllib.request.urlopen(f"{base}/healthz", timeout=5, context=UNVERIFIED)
