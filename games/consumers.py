@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -19,6 +21,7 @@ from games import driver, selectors, services
 from games.broadcast import group_name
 from games.errors import ActionError
 from games.identity import actor_from_scope, language_from_scope
+from games.outages import OUTAGES
 from games.state import view_for
 
 log = logging.getLogger(__name__)
@@ -43,7 +46,11 @@ def parse_action(text: str | None, data: bytes | None) -> dict:
         raise ActionError("malformed", "Send text frames holding JSON.")
     if text is None:
         raise ActionError("malformed", "Empty message.")
-    if len(text.encode()) > settings.WS_MAX_MESSAGE_BYTES:
+    try:
+        size = len(text.encode())
+    except UnicodeEncodeError:  # lone surrogates: not UTF-8 (Daphne itself never sends these)
+        raise ActionError("malformed", "The message is not valid JSON.") from None
+    if size > settings.WS_MAX_MESSAGE_BYTES:
         raise ActionError(
             "too_large", f"Messages are at most {settings.WS_MAX_MESSAGE_BYTES} bytes."
         )
@@ -79,6 +86,23 @@ def parse_action(text: str | None, data: bytes | None) -> dict:
 class TableConsumer(AsyncWebsocketConsumer):
     room_id: int | None = None
     seats: frozenset[int] = frozenset()
+    heartbeat: asyncio.Task | None = None
+    #: The highest room version this socket was sent (the heartbeat catches up past it).
+    version_sent = -1
+    gone = False
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception:
+            # The channel layer failed under this socket (games/outages.py closes it):
+            # record the disconnect as for any closed socket ...
+            await self.disconnect(None)
+            raise
+        finally:
+            # ... and never leave a heartbeat behind to keep a gone socket's seat present.
+            if self.heartbeat is not None:
+                self.heartbeat.cancel()
 
     async def connect(self):
         self.actor = actor_from_scope(self.scope)
@@ -108,10 +132,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         driver.start_sweeper()
 
     async def disconnect(self, code):
-        if self.room_id is None:
+        if self.room_id is None or self.gone:
             return
-        self.heartbeat.cancel()
-        await self.channel_layer.group_discard(group_name(self.room_id), self.channel_name)
+        self.gone = True
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
+        with contextlib.suppress(*OUTAGES):  # Redis is down: the membership expires
+            await self.channel_layer.group_discard(group_name(self.room_id), self.channel_name)
         try:
             if self.seats:
                 await database_sync_to_async(services.disconnect)(
@@ -139,18 +166,19 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_json(
                 {"type": "error", "code": exc.code, "message": exc.message, "ref": ref}
             )
-            await self.send_snapshot()
+            await self.resync()
         except DatabaseError:
+            log.warning("room %s: database unavailable for a message", self.room_id)
             await self.send_error(
                 "unavailable",
-                "The server could not reach its database; nothing changed. Try again.",
+                _("The server could not reach its database; nothing changed. Try again."),
                 ref,
             )
         except Exception:
             # A bug: the operator gets the traceback, the player a plain message.
             log.exception("room %s: unexpected error handling a message", self.room_id)
             await self.send_error("internal", _("Something went wrong on our side."), ref)
-            await self.send_snapshot()
+            await self.resync()
 
     async def send_error(self, code: str, message: str, ref: str | None) -> None:
         await self.send_json({"type": "error", "code": code, "message": message, "ref": ref})
@@ -186,17 +214,37 @@ class TableConsumer(AsyncWebsocketConsumer):
                 room_id=self.room_id, actor=self.actor, fill_with_computers=bool(action.get("fill"))
             ),
         }[kind]
-        await database_sync_to_async(call)()
+        # Not thread-sensitive: actions in different rooms run at once, each on a pooled
+        # connection of its own (rooms are locked row by row, as between processes).
+        await database_sync_to_async(call, thread_sensitive=False)()
+
+    async def dispatch(self, message):
+        # Channels closes stale database connections before every message, a thread hop
+        # per socket per change; database_sync_to_async already does it around each query.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def room_changed(self, message):
         view = view_for(message["state"], self.seats, self.same_device)
+        self.version_sent = max(self.version_sent, view["version"])
         await self.send_json(view)
-        driver.ensure(self.room_id)
+        driver.ensure(self.room_id, message["state"])
 
     async def send_snapshot(self):
         state = await database_sync_to_async(selectors.snapshot)(self.room_id)
         if state is not None:
-            await self.send_json(view_for(state, self.seats, self.same_device))
+            view = view_for(state, self.seats, self.same_device)
+            self.version_sent = max(self.version_sent, view["version"])
+            await self.send_json(view)
+
+    async def resync(self):
+        """A snapshot after an error; an outage now only costs the client this one."""
+        try:
+            await self.send_snapshot()
+        except DatabaseError:
+            log.warning("room %s: database unavailable for a snapshot", self.room_id)
 
     async def send_json(self, data: dict) -> None:
         await self.send(text_data=json.dumps(data, separators=(",", ":")))
@@ -214,9 +262,28 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_json({"type": "spectators", "count": message["count"]})
 
     async def _heartbeat(self):
+        behind = None  # the room's version at the last beat, when this socket lagged it
         while True:
             await asyncio.sleep(settings.HEARTBEAT_SECONDS)
             try:
-                await database_sync_to_async(services.heartbeat)(channel_name=self.channel_name)
+                version = await database_sync_to_async(self._beat)()
             except DatabaseError:
                 log.warning("room %s: heartbeat could not be recorded", self.room_id)
+                continue
+            try:
+                # A restarted Redis forgets the room's group: join it again (a no-op
+                # otherwise), and catch up on any change whose broadcast was lost: one
+                # the room already had at the previous beat. A change committed just now
+                # is usually still on its way, and a snapshot sent ahead of it would make
+                # the client drop its event (and the draw's animation) as out of date.
+                await self.channel_layer.group_add(group_name(self.room_id), self.channel_name)
+                if behind is not None and behind > self.version_sent:
+                    await self.send_snapshot()
+                lagging = version is not None and version > self.version_sent
+                behind = version if lagging else None
+            except OUTAGES:
+                log.warning("room %s: heartbeat could not resync", self.room_id)
+
+    def _beat(self) -> int | None:
+        services.heartbeat(channel_name=self.channel_name)
+        return selectors.room_version(self.room_id)

@@ -24,15 +24,32 @@ _drivers: dict[int, tuple[asyncio.Task, asyncio.Event]] = {}
 _sweeper: asyncio.Task | None = None
 
 
-def ensure(room_id: int) -> None:
-    """Make sure this process is driving ``room_id``, and make it look again now."""
+def ensure(room_id: int, state: dict | None = None) -> None:
+    """Make sure this process is driving ``room_id``, and make it look again now.
+
+    Given the room's new ``state``, a room where the server owes nothing starts no driver:
+    planning costs queries, and a room of connected humans would pay them on every draw.
+    """
     entry = _drivers.get(room_id)
     if entry is not None and not entry[0].done():
         entry[1].set()
         return
+    if state is not None and not may_owe(state):
+        return
     wake = asyncio.Event()
     task = asyncio.get_running_loop().create_task(_drive(room_id, wake))
     _drivers[room_id] = (task, wake)
+
+
+def may_owe(state: dict) -> bool:
+    """Whether the server may have a move to make in a room in ``state`` (what
+    ``selectors.next_due`` looks for): a match in play with a computer, covered, departed
+    or away seat."""
+    if state["room"]["status"] != "playing":
+        return False
+    return any(
+        s["kind"] == "computer" or s["covered"] or s["left"] or s["away"] for s in state["seats"]
+    )
 
 
 def start_sweeper() -> None:
@@ -46,16 +63,16 @@ async def _drive(room_id: int, wake: asyncio.Event) -> None:
     try:
         while True:
             wake.clear()
-            due = await database_sync_to_async(selectors.next_due)(room_id)
-            if due is None:
-                return
-            if due.delay > 0:
-                try:
-                    await asyncio.wait_for(wake.wait(), timeout=due.delay)
-                    continue  # something changed: plan again
-                except TimeoutError:
-                    pass
             try:
+                due = await database_sync_to_async(selectors.next_due)(room_id)
+                if due is None:
+                    return
+                if due.delay > 0:
+                    try:
+                        await asyncio.wait_for(wake.wait(), timeout=due.delay)
+                        continue  # something changed: plan again
+                    except TimeoutError:
+                        pass
                 await database_sync_to_async(run_due)(room_id, due)
                 failures = 0
             except DatabaseError:

@@ -34,6 +34,13 @@ def snapshot(room_id: int) -> dict | None:
     return room_state(room) if room else None
 
 
+def room_version(room_id: int) -> int | None:
+    """The room's version alone: a socket's cheap check that it missed nothing."""
+    from games import rows
+
+    return rows.room_version(room_id)
+
+
 @dataclass(frozen=True)
 class Due:
     """The next thing the server must do by itself in a room, and when."""

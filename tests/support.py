@@ -1,7 +1,9 @@
 """Real server processes for system and browser tests: they share the test database
 (PostgreSQL) and Redis with the test process."""
 
+import contextlib
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -18,10 +20,24 @@ needs_services = pytest.mark.skipif(
 )
 
 
+def free_ports(count: int) -> list[int]:
+    """``count`` consecutive free ports, below the range the kernel hands out to outgoing
+    connections (32768 and up), so that no client socket takes one before the server we
+    start binds it."""
+    rng = random.Random()
+    while True:
+        first = rng.randrange(20000, 32000)
+        try:
+            with contextlib.ExitStack() as stack:
+                for port in range(first, first + count):
+                    stack.enter_context(socket.socket()).bind(("127.0.0.1", port))
+            return list(range(first, first + count))
+        except OSError:
+            continue
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return free_ports(1)[0]
 
 
 def database_url_for_tests() -> str:

@@ -15,7 +15,7 @@ import urllib.request
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.support import ROOT, database_url_for_tests, free_port, needs_services
+from tests.support import ROOT, database_url_for_tests, free_ports, needs_services
 
 can_have_nginx = pytest.mark.skipif(
     not (shutil.which("nginx") or os.path.exists("/usr/sbin/nginx") or os.geteuid() == 0),
@@ -46,14 +46,14 @@ def fetch(url: str) -> tuple[int, dict, bytes]:
 def prod(tmp_path):
     """The production server on ports of its own, with its state in tmp_path and the test
     database (so it is flushed like any other)."""
-    https, http, first = free_port(), free_port(), free_port()
+    https, http, first, _second = free_ports(4)
     env = {
         **os.environ,
         "PROD_DIR": str(tmp_path / "prod"),
         "HTTPS_PORT": str(https),
         "HTTP_PORT": str(http),
         "LISTEN_ADDRESS": "127.0.0.1",
-        "DAPHNE_FIRST_PORT": str(first),  # and first + 1: free in practice
+        "DAPHNE_FIRST_PORT": str(first),  # and first + 1
         "WEB_PROCESSES": "2",
         "DATABASE_URL": database_url_for_tests(),
         # Root's nginx workers drop to www-data by default, which cannot enter pytest's

@@ -1,0 +1,62 @@
+"""Sockets that meet an outage of PostgreSQL or Redis.
+
+Opening a socket reads the session and the room from the database, and a socket's
+messages arrive through the channel layer (Redis). When either is unreachable the socket
+is closed with 4503 ("service unavailable", in the range WebSocket leaves to applications;
+Daphne cannot send 1013), or refused before it opens, with one warning in the log rather
+than a traceback. The page reconnects with back-off and is sent a fresh ``state`` once
+the service is back (docs/protocol.md, "Reconnecting").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from django.db import DatabaseError
+
+try:
+    from redis.exceptions import RedisError
+except ImportError:  # pragma: no cover - redis is a dependency; the fallback is for safety
+
+    class RedisError(Exception):
+        pass
+
+
+log = logging.getLogger(__name__)
+
+#: What an unreachable database or channel layer raises.
+OUTAGES = (DatabaseError, RedisError, ConnectionError, TimeoutError)
+
+UNAVAILABLE = 4503
+
+
+class OutageMiddleware:
+    """Wraps the WebSocket application: an outage closes the socket cleanly."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        closed = False
+
+        async def watching_send(message):
+            nonlocal closed
+            if message["type"] == "websocket.close":
+                closed = True
+            await send(message)
+
+        try:
+            return await self.inner(scope, receive, watching_send)
+        except OUTAGES as exc:
+            service = "database" if isinstance(exc, DatabaseError) else "channel layer"
+            log.warning(
+                "%s: %s unavailable (%s: %s); socket closed",
+                scope.get("path", "?"),
+                service,
+                type(exc).__name__,
+                str(exc).splitlines()[0][:200] if str(exc) else "",
+            )
+            if not closed:
+                with contextlib.suppress(Exception):  # the client may be gone already
+                    await send({"type": "websocket.close", "code": UNAVAILABLE})

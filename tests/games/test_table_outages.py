@@ -1,0 +1,82 @@
+"""A socket outlives trouble with the database or the channel layer: a clear error, no
+traceback in the log, and a client that catches up once things work again."""
+
+import asyncio
+import logging
+from unittest import mock
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.db import OperationalError
+
+from games import services
+from games.broadcast import group_name
+from games.models import Draw, Presence
+from tests.games.test_table_refusals import friends_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def quick_heartbeat(settings):
+    settings.HEARTBEAT_SECONDS = 0.2
+
+
+async def close(*players):
+    for player in players:
+        await player.close()
+
+
+def no_errors_logged(caplog):
+    return [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info] == []
+
+
+async def test_an_action_during_a_database_outage_gets_unavailable(caplog):
+    room, host, friend = await friends_table()
+    drawer = host if host.state["acting"] is not None else friend
+    version = drawer.state["version"]
+    with mock.patch.object(services, "draw", side_effect=OperationalError("server gone")):
+        await drawer.send(type="draw", version=version, position=0, ref="d1")
+        error = await drawer.receive()
+    assert error["type"] == "error" and error["code"] == "unavailable" and error["ref"] == "d1"
+    assert "database" in error["message"]
+    # Nothing changed, the socket still works, and the same draw now goes through.
+    await drawer.send(type="draw", version=version, position=0)
+    await drawer.until(lambda s: s["version"] == version + 1)
+    assert await database_sync_to_async(Draw.objects.count)() == 1
+    assert no_errors_logged(caplog)
+
+
+async def test_a_lost_broadcast_is_caught_up_by_the_heartbeat(quick_heartbeat, caplog):
+    room, host, friend = await friends_table()
+    drawer = host if host.state["acting"] is not None else friend
+    version = drawer.state["version"]
+    # The channel layer fails after the commit: the draw stands, nobody is told ...
+    with mock.patch("games.broadcast.async_to_sync", side_effect=ConnectionError("redis down")):
+        await drawer.send(type="draw", version=version, position=0)
+        assert await drawer.socket.receive_nothing(timeout=0.1)
+    assert await database_sync_to_async(Draw.objects.count)() == 1
+    # ... until each socket's next heartbeat finds the room ahead of what it was sent.
+    for player in (host, friend):
+        await player.until(lambda s: s["version"] == version + 1, timeout=3)
+    assert no_errors_logged(caplog)
+    await close(host, friend)  # stop their quick heartbeats before the tables are flushed
+
+
+async def test_a_socket_forgotten_by_its_group_joins_it_again(settings, quick_heartbeat):
+    room, host, friend = await friends_table()
+    # As after a Redis restart: the group no longer lists the host's socket.
+    channel = await database_sync_to_async(
+        lambda: Presence.objects.get(seat__room=room, seat__index=host.state["you"][0]).channel_name
+    )()
+    await get_channel_layer().group_discard(group_name(room.pk), channel)
+    await asyncio.sleep(0.5)  # a heartbeat or two
+    settings.HEARTBEAT_SECONDS = 30  # from now on, only a broadcast can tell the host
+    await asyncio.sleep(0.3)
+    await host.drain()
+    drawer = friend if friend.state["acting"] is not None else host
+    version = drawer.state["version"]
+    await drawer.send(type="draw", version=version, position=0)
+    await host.until(lambda s: s["version"] == version + 1, timeout=3)
+    await close(host, friend)

@@ -1,0 +1,428 @@
+"""Faults in the middle of a round, with real processes: a Daphne process killed with
+SIGKILL, Redis restarted, PostgreSQL restarted. Clients behave like the table page
+(static/js/room.js): on a dropped socket they reconnect with a growing back-off, and they
+redraw from whatever ``state`` they are sent. Every wait is bounded."""
+
+import asyncio
+import contextlib
+import json
+import time
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+from tests.support import Server
+from tests.system.conftest import needs_services
+from tests.system.private import (
+    PrivatePostgres,
+    PrivateRedis,
+    django_env,
+    room_record,
+    run_django,
+    setup_room,
+)
+
+pytestmark = needs_services
+
+#: Quick timings for the servers under test: a socket re-checks its room every second.
+FAST = {"HEARTBEAT_SECONDS": "1", "COMPUTER_DELAY_SECONDS": "0", "SWEEP_SECONDS": "1"}
+
+
+class Browser:
+    """One table page: a socket to whichever server ``route()`` names, reconnecting like
+    room.js (after 0.5 s, doubling up to 10 s, reset once a socket opens)."""
+
+    def __init__(self, name: str, session_key: str, code: str, route):
+        self.name, self.session_key, self.code, self.route = name, session_key, code, route
+        self.ws = None
+        self.state: dict | None = None
+        self.delay = 0.5
+        self.retry_at = 0.0
+        self.connects = 0
+        self.drops = 0
+        self.errors: list[dict] = []
+        #: (match, round, draw number) -> (drawer, giver, position) for every draw seen.
+        self.draws: dict[tuple[int, int, int], tuple[int, int, int]] = {}
+        self.acted_on = -1  # act at most once per version, as a person would
+        self.hold_until = 0.0  # after an error, a person waits a moment before retrying
+
+    @property
+    def up(self) -> bool:
+        return self.ws is not None
+
+    async def open(self) -> bool:
+        """One connection attempt; on failure the next waits for the back-off."""
+        loop = asyncio.get_running_loop()
+        try:
+            self.ws = await connect(
+                f"ws://127.0.0.1:{self.route()}/ws/rooms/{self.code}/",
+                origin="http://127.0.0.1",
+                additional_headers={"Cookie": f"sessionid={self.session_key}"},
+                open_timeout=5,
+                close_timeout=1,
+            )
+        except (OSError, InvalidHandshake, TimeoutError):
+            self._dropped(loop.time(), was_open=False)
+            return False
+        self.connects += 1
+        self.delay = 0.5
+        self.acted_on = -1
+        message = await self.receive(5)
+        if message is None or message["type"] != "state":
+            await self.close()
+            self._dropped(loop.time(), was_open=False)
+            return False
+        return True
+
+    def _dropped(self, now: float, was_open: bool = True) -> None:
+        self.ws = None
+        self.drops += was_open
+        self.retry_at = now + self.delay
+        self.delay = min(self.delay * 2, 10)
+
+    async def close(self) -> None:
+        ws, self.ws = self.ws, None
+        if ws is not None:
+            with contextlib.suppress(Exception):  # the socket is going anyway
+                await ws.close()
+
+    async def receive(self, timeout: float) -> dict | None:
+        if self.ws is None:
+            return None
+        try:
+            message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        except TimeoutError:
+            return None
+        except ConnectionClosed:
+            self._dropped(asyncio.get_running_loop().time())
+            return None
+        if message["type"] == "error":
+            self.errors.append(message)
+            self.acted_on = -1
+            self.hold_until = asyncio.get_running_loop().time() + 0.3
+        elif message["type"] == "state":
+            if self.state is None or message["version"] >= self.state["version"]:
+                self.state = message
+            event = message["event"]
+            if event and event.get("kind") == "draw":
+                key = (message["match"]["number"], message["round"]["number"], event["number"])
+                self.draws[key] = (event["drawer"], event["giver"], event["position"])
+        return message
+
+    async def send(self, **message) -> None:
+        if self.ws is None:
+            return
+        try:
+            await self.ws.send(json.dumps(message))
+        except ConnectionClosed:
+            self._dropped(asyncio.get_running_loop().time())
+
+    def may_draw(self, now: float) -> bool:
+        s = self.state
+        return bool(
+            self.up
+            and s
+            and s["acting"] is not None
+            and not s["round"]["over"]
+            and not s["match"]["over"]
+            and self.acted_on != s["version"]
+            and now >= self.hold_until
+        )
+
+    async def draw(self) -> None:
+        self.acted_on = self.state["version"]
+        await self.send(type="draw", version=self.state["version"], position=0)
+
+
+def match_over(browsers) -> bool:
+    return all(b.up and b.state["match"]["over"] for b in browsers)
+
+
+async def play(browsers, until, timeout: float) -> None:
+    """Every browser draws position 0 on its turn, reconnecting when dropped, until
+    ``until(browsers)`` holds (checked before anyone acts)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        for b in browsers:
+            if b.up:
+                while await b.receive(0.01):
+                    pass
+            elif loop.time() >= b.retry_at:
+                await b.open()
+        if until(browsers):
+            return
+        for b in browsers:
+            if b.may_draw(loop.time()):
+                await b.draw()
+        await asyncio.sleep(0.01)
+    states = {b.name: (b.up, b.state and b.state["version"]) for b in browsers}
+    raise AssertionError(f"no progress within {timeout} s: {states}")
+
+
+async def settle(browsers, version: int, timeout: float = 10) -> None:
+    """Wait until every browser holds the state at ``version`` (the database's)."""
+
+    def there(bs):
+        return all(b.up and b.state["version"] == version for b in bs)
+
+    await play(browsers, there, timeout)
+
+
+def check_consistent(browsers, record: dict) -> None:
+    """The database is consistent (room_record checks it) and agrees with every view."""
+    rows = {(1, r["round"], d[0]): (d[1], d[2], d[3]) for r in record["rounds"] for d in r["draws"]}
+    assert record["status"] == "finished"
+    for b in browsers:
+        # Every draw a browser was shown is in the database, exactly as shown.
+        assert b.draws.items() <= rows.items(), b.name
+        # Every view converged on the final state.
+        assert b.state["version"] == record["version"]
+        assert b.state["match"]["over"]
+    first = browsers[0].state
+    for b in browsers[1:]:
+        assert b.state["seats"] == first["seats"]
+        assert b.state["match"] == first["match"]
+
+
+def record_in_thread(room_id: int) -> dict:
+    from django.db import connections
+
+    try:
+        return room_record(room_id)
+    finally:
+        connections.close_all()
+
+
+def tracebacks(*servers: Server) -> list[str]:
+    return [
+        s.log_path.name
+        for s in servers
+        if "Traceback" in s.log_path.read_text(errors="replace")
+        or "Exception inside application" in s.log_path.read_text(errors="replace")
+    ]
+
+
+async def stop_when(browsers, predicate, timeout: float) -> "Browser":
+    """Play until ``predicate`` holds for the round and some browser must draw; return it."""
+
+    def ready(bs):
+        s = bs[0].state
+        if not (all(b.up for b in bs) and predicate(s)):
+            return False
+        return any(b.may_draw(asyncio.get_running_loop().time()) for b in bs)
+
+    await play(browsers, ready, timeout)
+    loop = asyncio.get_running_loop()
+    return next(b for b in browsers if b.may_draw(loop.time()))
+
+
+# -- a killed process ----------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_killing_one_of_two_processes_mid_round(servers):
+    room = setup_room(4, 3, 1)
+    a, b = servers("a", env=FAST), servers("b", env=FAST)
+    live = {a.port: True, b.port: True}
+
+    def route_to(home):  # a load balancer: the browser's server while it lives
+        return lambda: home.port if live[home.port] else next(p for p, up in live.items() if up)
+
+    homes = [a, a, b]
+    browsers = [
+        Browser(f"p{i}@{home.log_path.stem}", key, room["code"], route_to(home))
+        for i, (key, home) in enumerate(zip(room["sessions"], homes, strict=True))
+    ]
+
+    async def scenario():
+        for br in browsers:
+            assert await br.open()
+        # Mid-round, at a draw by a player on the doomed process: the draw is sent and the
+        # process is killed at once, so it may or may not have been committed.
+        doomed = [br for br, home in zip(browsers, homes, strict=True) if home is a]
+
+        def ready(state):
+            return state["round"]["draws"] >= 6 and any(
+                br.may_draw(asyncio.get_running_loop().time()) for br in doomed
+            )
+
+        await play(browsers, lambda bs: all(x.up for x in bs) and ready(bs[0].state), 30)
+        loop = asyncio.get_running_loop()
+        drawer = next(br for br in doomed if br.may_draw(loop.time()))
+        await drawer.draw()
+        a.kill()
+        live[a.port] = False
+        await play(browsers, match_over, 60)
+        record = await asyncio.to_thread(record_in_thread, room["room_id"])
+        await settle(browsers, record["version"])
+        for br in browsers:
+            await br.close()
+        return record
+
+    started = time.monotonic()
+    record = asyncio.run(asyncio.wait_for(scenario(), 120))
+    record = room_record(room["room_id"])
+    check_consistent(browsers, record)
+    # The killed process's players reconnected (to the other one); the rest never dropped.
+    assert [br.drops for br in browsers[:2]] == [1, 1]
+    assert browsers[2].drops == 0 and browsers[2].connects == 1
+    assert all(
+        br.errors == [] or {e["code"] for e in br.errors} <= {"stale_version"} for br in browsers
+    )
+    assert tracebacks(b) == []
+    print(
+        f"kill -9: {sum(len(r['draws']) for r in record['rounds'])} draws, "
+        f"{time.monotonic() - started:.1f} s"
+    )
+
+
+# -- Redis restarted -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def private_redis():
+    redis = PrivateRedis().start()
+    yield redis
+    redis.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_restarting_redis_mid_round(servers, private_redis):
+    room = setup_room(4, 3, 1)
+    env = {**FAST, "REDIS_URL": private_redis.url}
+    a, b = servers("a", env=env), servers("b", env=env)
+    homes = [a, b, b]
+    browsers = [
+        Browser(f"p{i}", key, room["code"], lambda home=home: home.port)
+        for i, (key, home) in enumerate(zip(room["sessions"], homes, strict=True))
+    ]
+
+    async def scenario():
+        for br in browsers:
+            assert await br.open()
+        # A quick restart (SIGKILL, then up again at once): Redis forgets every group
+        # membership and queued message, and some sockets may not even notice.
+        drawer = await stop_when(browsers, lambda s: s["round"]["draws"] >= 4, 30)
+        private_redis.stop()
+        private_redis.start()
+        await drawer.draw()
+        drawer = await stop_when(browsers, lambda s: s["round"]["draws"] >= 14, 30)
+        # A longer outage, with a draw made while Redis is down.
+        private_redis.stop()
+        await drawer.draw()  # committed to the database; its broadcast cannot be sent
+        loop = asyncio.get_running_loop()
+        outage_ends = loop.time() + 2
+        await play(browsers, lambda bs: loop.time() >= outage_ends, 10)
+        private_redis.start()
+        resumed = loop.time()
+        await play(browsers, match_over, 60)
+        record = await asyncio.to_thread(record_in_thread, room["room_id"])
+        await settle(browsers, record["version"])
+        for br in browsers:
+            await br.close()
+        return record, loop.time() - resumed
+
+    started = time.monotonic()
+    record, after = asyncio.run(asyncio.wait_for(scenario(), 120))
+    record = room_record(room["room_id"])
+    check_consistent(browsers, record)
+    assert tracebacks(a, b) == []
+    print(
+        f"redis restart: {sum(len(r['draws']) for r in record['rounds'])} draws, "
+        f"{after:.1f} s after the restart, {time.monotonic() - started:.1f} s in all"
+    )
+
+
+# -- PostgreSQL restarted ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def private_postgres():
+    pg = PrivatePostgres()
+    try:
+        pg.init()
+        run_django(django_env(pg.url), "manage", "migrate", "--noinput")
+        yield pg
+    finally:
+        pg.close()
+
+
+@pytest.fixture
+def processes(tmp_path):
+    started: list[Server] = []
+
+    def start(name: str, env: dict) -> Server:
+        server = Server(tmp_path, name, env=env)
+        started.append(server)
+        return server.start()
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+def test_restarting_postgresql_mid_round(private_postgres, private_redis, processes):
+    pg = private_postgres
+    env = django_env(pg.url, private_redis.url)
+    room = run_django(env, "setup", "3", "2", "1")
+    server_env = {**FAST, "DATABASE_URL": pg.url, "REDIS_URL": private_redis.url}
+    a, b = processes("a", server_env), processes("b", server_env)
+    homes = [a, b]
+    browsers = [
+        Browser(f"p{i}", key, room["code"], lambda home=home: home.port)
+        for i, (key, home) in enumerate(zip(room["sessions"], homes, strict=True))
+    ]
+
+    async def scenario():
+        for br in browsers:
+            assert await br.open()
+        drawer = await stop_when(browsers, lambda s: s["round"]["draws"] >= 4, 30)
+        other = next(br for br in browsers if br is not drawer)
+        version = drawer.state["version"]
+        await asyncio.to_thread(pg.stop, "immediate")  # a crash: recovery on restart
+        # An action during the outage: a clear, structured error, and the socket stays.
+        await drawer.draw()
+        await other.send(type="sync", ref="s1")
+        replies = {}
+        for br in (drawer, other):
+            message = await br.receive(10)
+            while message is not None and message["type"] != "error":
+                message = await br.receive(10)
+            replies[br.name] = message
+        # A new socket during the outage is refused cleanly, not left hanging.
+        late = Browser("late", room["sessions"][0], room["code"], lambda: a.port)
+        assert not await asyncio.wait_for(late.open(), 10)
+        await asyncio.sleep(1.5)  # heartbeats and the driver meet the outage too
+        await asyncio.to_thread(pg.start)
+        loop = asyncio.get_running_loop()
+        resumed = loop.time()
+        # The refused draw was not applied: the room is where the outage found it.
+        await drawer.send(type="sync")
+        message = await drawer.receive(10)
+        while message is not None and message["type"] != "state":
+            message = await drawer.receive(10)
+        assert message is not None and message["version"] == version
+        await play(browsers, match_over, 60)
+        elapsed = loop.time() - resumed
+        record = await asyncio.to_thread(run_django, env, "draws", str(room["room_id"]))
+        await settle(browsers, record["version"])
+        for br in browsers:
+            await br.close()
+        return version, replies, record, elapsed
+
+    started = time.monotonic()
+    version, replies, record, elapsed = asyncio.run(asyncio.wait_for(scenario(), 150))
+    for message in replies.values():
+        assert message is not None and message["code"] == "unavailable", replies
+        assert "database" in message["message"]
+    # The sockets survived the outage.
+    assert [br.drops for br in browsers] == [0, 0]
+    check_consistent(browsers, record)
+    assert record["version"] > version
+    assert tracebacks(a, b) == []
+    print(
+        f"postgresql restart: {sum(len(r['draws']) for r in record['rounds'])} draws, "
+        f"{elapsed:.1f} s after the restart, {time.monotonic() - started:.1f} s in all"
+    )
