@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test prod lint format fairness bench messages
+.PHONY: run test prod lint format fairness bench bench-load messages
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,11 @@ fairness: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python manage.py bench_engine --write docs/performance.md
+
+# Rooms of bots over real WebSockets against the production mode, and an echo baseline
+# (about 6 minutes); writes docs/performance.md. Run it when nothing else is running.
+bench-load: $(STAMP)
+	bash scripts/bench_load.sh
 
 # Refresh the message catalogues and compile them (needs gettext's msgfmt).
 messages: $(STAMP)

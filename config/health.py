@@ -42,7 +42,9 @@ async def check_channel_layer() -> None:
     """A message sent to a fresh channel comes back: Redis (or the in-memory layer)
     works for sending and receiving, the two things the table needs."""
     layer = get_channel_layer()
-    channel = f"healthz.{secrets.token_hex(8)}"
+    # A channel of this process's own, made before sending: a publish/subscribe layer
+    # (CHANNEL_LAYER=pubsub) only delivers to channels that exist when the message is sent.
+    channel = await layer.new_channel("healthz.")
     token = secrets.token_hex(8)
     await layer.send(channel, {"type": "healthz", "token": token})
     message = await layer.receive(channel)

@@ -104,14 +104,30 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A database host that does not answer fails a request in seconds, not minutes.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+    if env_bool("DB_POOL", False) and not DATABASES["default"]["CONN_MAX_AGE"]:
+        # A pool of open connections per process (psycopg_pool): without it every table
+        # action opens a new connection, since Channels closes it after each query.
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": 2,
+            "max_size": int(os.environ.get("DB_POOL_SIZE", "10")),
+        }
 
 # One process: the in-memory layer. Several processes: Redis.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
+    # CHANNEL_LAYER=pubsub: Redis publish/subscribe, one PUBLISH per group message and one
+    # delivery per process (docs/performance.md); the default keeps per-channel queues.
+    _PUBSUB = os.environ.get("CHANNEL_LAYER", "") == "pubsub"
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer"
+            if _PUBSUB
+            else "channels_redis.core.RedisChannelLayer",
+            # Core layer: a process's sockets share one queue, so its capacity (messages
+            # waiting, beyond which new ones are dropped) must cover them all.
+            "CONFIG": {"hosts": [REDIS_URL]}
+            if _PUBSUB
+            else {"hosts": [REDIS_URL], "capacity": 1000},
         }
     }
 else:

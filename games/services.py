@@ -20,7 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import broadcast
+from games import broadcast, rows
 from games.engine import (
     MatchRules,
     Options,
@@ -34,7 +34,7 @@ from games.engine import (
 )
 from games.errors import ActionError
 from games.models import Draw, Match, Presence, Room, Round, Seat, Watcher
-from games.state import match_score, room_state
+from games.state import load, match_score, room_state
 
 _system_random = random.SystemRandom()
 
@@ -65,18 +65,20 @@ class _Change:
 
     def __init__(self, room: Room):
         self.room = room
+        #: The room's seats, latest match and its rounds, once read for this change
+        #: (``state.load``); the new state is built from them, as changed.
+        self.loaded: tuple | None = None
 
     def commit(self, event: dict | None = None) -> None:
         room = self.room
         now = timezone.now()
-        updated = Room.objects.filter(pk=room.pk, version=room.version).update(
-            version=room.version + 1, status=room.status, updated_at=now
-        )
+        before = room.version
+        room.version, room.updated_at = before + 1, now
+        updated = rows.update(room, ["version", "status", "updated_at"], where={"version": before})
         if updated != 1:  # someone else changed the room first
+            room.version = before
             raise ActionError("stale_version", _("The table changed before this action."))
-        room.version += 1
-        room.updated_at = now
-        state = room_state(room, event)
+        state = room_state(room, event, self.loaded)
         transaction.on_commit(lambda: broadcast.room_changed(room.pk, state))
         if room.listed:
             transaction.on_commit(broadcast.lobby_changed)
@@ -91,7 +93,7 @@ def _changing(room_id: int, version: object = None):
 
 
 def _locked(room_id: int, version: int | None) -> _Change:
-    room = Room.objects.select_for_update().filter(pk=room_id).first()
+    room = rows.lock_room(room_id)  # with the spectator count, for the new state
     if room is None:
         raise ActionError("not_allowed", _("This room does not exist."))
     if version is not None and version != room.version:
@@ -291,8 +293,7 @@ def draw(*, room_id: int, actor: Actor, version: int | None, position: object) -
     if isinstance(position, bool) or not isinstance(position, int):
         raise ActionError("malformed", _("position must be a whole number."))
     with _changing(room_id, version) as change:
-        match, rnd, state = _playable(change.room)
-        seat = change.room.seats.get(index=state.drawer)
+        match, rnd, state, seat = _playable(change)
         if not actor.controls(seat):
             raise ActionError("not_your_turn", _("It is not your turn to draw."))
         if seat.played_by_computer:
@@ -307,23 +308,29 @@ def computer_turn(*, room_id: int, version: int) -> Draw | None:
     twice for one turn: a second call for the same turn finds the version moved on.
     """
     with _changing(room_id, version) as change:
-        match, rnd, state = _playable(change.room)
-        seat = change.room.seats.get(index=state.drawer)
+        match, rnd, state, seat = _playable(change)
         if not seat.played_by_computer:
             return None
         position = choose_position(state, _system_random)
         return _apply_draw(change, match, rnd, state, seat, position, by_computer=True)
 
 
-def _playable(room: Room) -> tuple[Match, Round, RoundState]:
+def _playable(change: _Change) -> tuple[Match, Round, RoundState, Seat]:
+    """The match, round and round state to draw in, and the drawer's seat."""
+    room = change.room
     if room.status == Room.Status.WAITING:
         raise ActionError("not_started", _("The match has not started yet."))
-    match, rnd, state = _current(room)
+    seats, match, rounds = change.loaded = load(room)
+    if match is None or not rounds:
+        raise ActionError("not_started", _("The match has not started yet."))
+    rnd = rounds[-1]
+    state = RoundState.from_dict(rnd.state)
     if match.finished_at is not None:
         raise ActionError("match_over", _("The match is over."))
     if state.over:
         raise ActionError("round_over", _("The round is over."))
-    return match, rnd, state
+    seat = next(s for s in seats if s.index == state.drawer)
+    return match, rnd, state, seat
 
 
 def _apply_draw(change, match, rnd, state, seat, position, *, by_computer) -> Draw:
@@ -335,7 +342,7 @@ def _apply_draw(change, match, rnd, state, seat, position, *, by_computer) -> Dr
         ) from exc
     level = change.room.computer_level if seat.played_by_computer else None
     arrange_after_own_draw(state, result.drawer, _system_random, level)
-    row = Draw.objects.create(
+    row = Draw(
         round=rnd,
         number=result.number,
         drawer=result.drawer,
@@ -347,22 +354,23 @@ def _apply_draw(change, match, rnd, state, seat, position, *, by_computer) -> Dr
         hand_after=state.hand(result.drawer),
         by_computer=by_computer,
     )
+    rows.insert(row)
     rnd.state = state.to_dict()
     fields = ["state"]
     if state.over:
         rnd.ranking, rnd.holder, rnd.finished_at = state.ranking, state.holder, timezone.now()
         fields += ["ranking", "holder", "finished_at"]
-    rnd.save(update_fields=fields)
+    rows.update(rnd, fields)
     if state.over:
-        _finish_round(change.room, match)
+        _finish_round(change.room, match, change.loaded[2])
     event = {"kind": "draw", **result.as_dict(), "by_computer": by_computer}
     event["hand_after"] = row.hand_after
     change.commit(event)
     return row
 
 
-def _finish_round(room: Room, match: Match) -> None:
-    score = match_score(room, match, list(match.rounds.all()))
+def _finish_round(room: Room, match: Match, rounds: list[Round]) -> None:
+    score = match_score(room, match, rounds)
     if score.over:
         _end_match(room, match, score.winners(), score.losers())
 
@@ -493,9 +501,7 @@ def connect(*, room_id: int, actor: Actor, channel_name: str) -> list[int]:
 
 
 def heartbeat(*, channel_name: str) -> None:
-    now = timezone.now()
-    Presence.objects.filter(channel_name=channel_name).update(last_seen=now)
-    Watcher.objects.filter(channel_name=channel_name).update(last_seen=now)
+    rows.touch(channel_name, timezone.now())
 
 
 def start_watching(*, room_id: int, channel_name: str) -> None:

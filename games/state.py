@@ -8,14 +8,28 @@ pairs, whose turn it is, and the public facts of each draw.
 
 from __future__ import annotations
 
+from games import rows
 from games.engine import MatchRules, MatchScore, RoundResult, get_variant
-from games.models import COLOURS, Room
+from games.models import COLOURS, Match, Room
 
 
-def room_state(room: Room, event: dict | None = None) -> dict:
-    """Everything about ``room`` as plain data, for broadcasting and snapshots."""
-    seats = list(room.seats.all())
-    match = room.matches.order_by("-number").first()
+def load(room: Room) -> tuple[list, Match | None, list]:
+    """The room's seats, its latest match and that match's rounds in order: two queries
+    (a draw builds the new state from the rows it has already read, without reading
+    them again)."""
+    seats = rows.seats(room.pk)
+    match, rounds = rows.latest_match(room.pk)
+    if match is None:  # never for a started match: it is created with its first round
+        match = room.matches.order_by("-number").first()
+    return seats, match, rounds
+
+
+def room_state(room: Room, event: dict | None = None, loaded: tuple | None = None) -> dict:
+    """Everything about ``room`` as plain data, for broadcasting and snapshots.
+
+    ``loaded`` is what ``load(room)`` returned, if the caller already has it."""
+    seats, match, rounds = loaded if loaded is not None else load(room)
+    spectators = getattr(room, "spectators_now", None)
     state: dict = {
         "version": room.version,
         "room": {
@@ -45,11 +59,10 @@ def room_state(room: Room, event: dict | None = None) -> dict:
         "match": None,
         "round": None,
         "event": event,
-        "spectators": room.watchers.count(),
+        "spectators": room.watchers.count() if spectators is None else spectators,
     }
     if match is None:
         return state
-    rounds = list(match.rounds.all())
     score = match_score(room, match, rounds)
     state["match"] = {
         "number": match.number,

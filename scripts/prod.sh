@@ -24,6 +24,8 @@ WEB_PROCESSES=${WEB_PROCESSES:-$(nproc)}
 DAPHNE_FIRST_PORT=${DAPHNE_FIRST_PORT:-8101}
 export DATABASE_URL=${DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:5432/oldmaid}
 export REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379/1}
+# A pool of open database connections per process (docs/performance.md, "Load").
+export DB_POOL=${DB_POOL:-1}
 LOCAL_HOSTS="127.0.0.1,localhost,[::1]"
 [ "$SITE_HOST" = 127.0.0.1 ] || LOCAL_HOSTS="$SITE_HOST,$LOCAL_HOSTS"
 export ALLOWED_HOSTS=${ALLOWED_HOSTS:-$LOCAL_HOSTS}
