@@ -87,6 +87,11 @@ class Player:
     async def receive(self, timeout: float = 5) -> dict:
         message = json.loads(await self.socket.receive_from(timeout=timeout))
         self.messages.append(message)
+        if message["type"] == "error" and message["code"] == "rate_limited":
+            # Faster than any person (one device playing every seat can be): the action
+            # was refused unread, so wait out the second and let the next act() retry.
+            self.acted_on = -1
+            await asyncio.sleep(1)
         if message["type"] == "state" and (
             self.state is None or message["version"] >= self.state["version"]
         ):

@@ -135,6 +135,14 @@ class Browser:
         await self.send(type="draw", version=self.state["version"], position=0)
 
 
+def browsers_at(room: dict, homes: list[Server]) -> list[Browser]:
+    """One browser per seated player, the i-th first opening its socket on ``homes[i]``."""
+    return [
+        Browser(f"p{i}", key, room["code"], lambda home=home: home.port)
+        for i, (key, home) in enumerate(zip(room["sessions"], homes, strict=True))
+    ]
+
+
 def match_over(browsers) -> bool:
     return all(b.up and b.state["match"]["over"] for b in browsers)
 
@@ -294,10 +302,7 @@ def test_restarting_redis_mid_round(servers, private_redis):
     env = {**FAST, "REDIS_URL": private_redis.url}
     a, b = servers("a", env=env), servers("b", env=env)
     homes = [a, b, b]
-    browsers = [
-        Browser(f"p{i}", key, room["code"], lambda home=home: home.port)
-        for i, (key, home) in enumerate(zip(room["sessions"], homes, strict=True))
-    ]
+    browsers = browsers_at(room, homes)
 
     async def scenario():
         for br in browsers:
@@ -370,10 +375,7 @@ def test_restarting_postgresql_mid_round(private_postgres, private_redis, proces
     server_env = {**FAST, "DATABASE_URL": pg.url, "REDIS_URL": private_redis.url}
     a, b = processes("a", server_env), processes("b", server_env)
     homes = [a, b]
-    browsers = [
-        Browser(f"p{i}", key, room["code"], lambda home=home: home.port)
-        for i, (key, home) in enumerate(zip(room["sessions"], homes, strict=True))
-    ]
+    browsers = browsers_at(room, homes)
 
     async def scenario():
         for br in browsers:

@@ -50,6 +50,7 @@ from django.utils import timezone
 from django.utils.crypto import get_random_string
 
 from games import broadcast, services
+from games.management.commands.bench_engine import cpu_model
 from games.models import Draw, Room
 
 
@@ -74,16 +75,6 @@ SATURATION_TARGET = 500.0
 
 
 # -- the machine ---------------------------------------------------------------------------
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def machine() -> str:
