@@ -42,3 +42,20 @@ def fresh_channel_layer():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_connections_left_behind(django_db_setup, django_db_blocker):
+    """Before the test database is dropped, end the connections other threads still hold
+    (worker threads of database_sync_to_async keep theirs until they exit), so that the
+    drop succeeds instead of warning that the database is in use."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
