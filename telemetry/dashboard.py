@@ -85,7 +85,7 @@ class RangeForm(forms.Form):
 
 
 def percent(value: float | None) -> str:
-    return "–" if value is None else f"{number_format(value * 100, 1)} %"
+    return "–" if value is None else f"{number_format(value * 100, 1)}\u00a0%"
 
 
 def _share_rows(counter, names: dict | None = None) -> list[tuple[str, float, str]]:
