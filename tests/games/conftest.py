@@ -11,7 +11,7 @@ from django.contrib.sessions.backends.db import SessionStore
 
 from config.asgi import application
 from games import driver
-from games.identity import GUEST_KEY
+from games.identity import GUEST_KEY, signed_in_session
 from games.services import Actor
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
@@ -36,9 +36,7 @@ async def stop_drivers(transactional_db):
 def make_session(*, user=None, guest=None) -> str:
     session = SessionStore()
     if user is not None:
-        session["_auth_user_id"] = str(user.pk)
-        session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
-        session["_auth_user_hash"] = user.get_session_auth_hash()
+        session.update(signed_in_session(user))
     if guest is not None:
         session[GUEST_KEY] = guest
     session.create()

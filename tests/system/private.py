@@ -201,15 +201,14 @@ def setup_room(seats: int, humans: int, rounds: int) -> dict:
     from django.contrib.sessions.backends.db import SessionStore
 
     from games import services
+    from games.identity import signed_in_session
 
     sessions, actors = [], []
     stamp = f"{os.getpid()}x{time.monotonic_ns() % 10**9}"
     for i in range(humans):
         user = get_user_model().objects.create_user(username=f"p{i}-{stamp}")
         session = SessionStore()
-        session["_auth_user_id"] = str(user.pk)
-        session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
-        session["_auth_user_hash"] = user.get_session_auth_hash()
+        session.update(signed_in_session(user))
         session.create()
         sessions.append(session.session_key)
         actors.append(services.Actor(user_id=user.pk))

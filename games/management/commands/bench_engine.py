@@ -29,6 +29,17 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
+def write_section(path: Path, start: str, end: str, block: str) -> None:
+    """Put ``block`` (which begins with ``start`` and ends with ``end``) in place of the
+    section between those markers in ``path``, or at its end the first time."""
+    text = path.read_text() if path.exists() else "# Performance\n"
+    if start in text and end in text:
+        text = text[: text.index(start)] + block + text[text.index(end) + len(end) :]
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    path.write_text(text)
+
+
 def timed(**kwargs):
     started = time.perf_counter()
     report = simulate(**kwargs)
@@ -73,10 +84,4 @@ class Command(BaseCommand):
         block = "\n".join(lines)
         self.stdout.write(block)
         if write:
-            path = Path(write)
-            text = path.read_text() if path.exists() else "# Performance\n"
-            if START in text and END in text:
-                text = text[: text.index(START)] + block + text[text.index(END) + len(END) :]
-            else:
-                text = text.rstrip("\n") + "\n\n" + block + "\n"
-            path.write_text(text)
+            write_section(Path(write), START, END, block)

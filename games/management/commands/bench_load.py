@@ -40,7 +40,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
+from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.auth.hashers import make_password
 from django.contrib.sessions.backends.db import SessionStore
 from django.contrib.sessions.models import Session
@@ -50,7 +50,8 @@ from django.utils import timezone
 from django.utils.crypto import get_random_string
 
 from games import broadcast, services
-from games.management.commands.bench_engine import cpu_model
+from games.identity import signed_in_session
+from games.management.commands.bench_engine import cpu_model, write_section
 from games.models import Draw, Room
 
 
@@ -207,7 +208,7 @@ def cleanup(rooms_only: bool = False) -> None:
     stale = [
         s.session_key
         for s in Session.objects.all().only("session_key", "session_data")
-        if s.get_decoded().get("_auth_user_id") in ids
+        if s.get_decoded().get(SESSION_KEY) in ids
     ]
     Session.objects.filter(session_key__in=stale).delete()
 
@@ -229,12 +230,8 @@ def setup_rooms(count: int, rounds: int) -> list[dict]:
     rows = []
     for name, user in users.items():
         key = get_random_string(32, "abcdefghijklmnopqrstuvwxyz0123456789")
-        data = {
-            "_auth_user_id": str(user.pk),
-            "_auth_user_backend": "django.contrib.auth.backends.ModelBackend",
-            "_auth_user_hash": user.get_session_auth_hash(),
-        }
-        rows.append(Session(session_key=key, session_data=store.encode(data), expire_date=expire))
+        data = store.encode(signed_in_session(user))
+        rows.append(Session(session_key=key, session_data=data, expire_date=expire))
         sessions[name] = key
     Session.objects.bulk_create(rows, batch_size=500)
 
@@ -752,13 +749,7 @@ class Command(BaseCommand):
         self.log(report)
         if opts["write"]:
             start, end = markers(layer_name())
-            path = Path(opts["write"])
-            text = path.read_text() if path.exists() else "# Performance\n"
-            if start in text and end in text:
-                text = text[: text.index(start)] + report + text[text.index(end) + len(end) :]
-            else:
-                text = text.rstrip("\n") + "\n\n" + report + "\n"
-            path.write_text(text)
+            write_section(Path(opts["write"]), start, end, report)
 
     def echo_only(self, urls, origin, rooms, steps, opts) -> None:
         """Only the echo ramp (for profiling the stack itself)."""
