@@ -44,7 +44,10 @@ class Room(models.Model):
         FINISHED = "finished", _("Finished")
 
     code = models.CharField(max_length=8, unique=True, default=new_code)
+    #: The invitation to play: whoever holds it may take a free seat (and watch).
     token = models.CharField(max_length=64, unique=True, default=new_token)
+    #: The link to watch: it never takes a seat.
+    watch_token = models.CharField(max_length=64, unique=True, default=new_token)
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -59,6 +62,13 @@ class Room(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     first_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
+    #: Since when no human seat has had a connection (None while one has). A playing
+    #: room unattended for ``ABANDON_AFTER_SECONDS`` ends as abandoned.
+    unattended_since = models.DateTimeField(null=True, blank=True)
+    #: When the server next owes a move here by itself (a computer turn, covering a seat,
+    #: ending an abandoned room), worked out at every change; None when it owes nothing.
+    #: The periodic sweep reads only this column.
+    due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -176,6 +186,11 @@ class Round(models.Model):
     seed = models.CharField(max_length=64)
     #: SHA-256 of the seed, shown to every seat before the first draw.
     commitment = models.CharField(max_length=64, blank=True)
+    #: The seed-to-deal algorithm's version (games.engine.seeded.DEAL_VERSION when dealt)
+    #: and the seat that received the first card: what verifying the deal needs, kept so
+    #: that changing today's deal never turns an old round into "not verified".
+    deal_version = models.PositiveSmallIntegerField(default=1)
+    deal_start = models.PositiveSmallIntegerField(default=0)
     #: The replay link's unguessable id.
     replay_id = models.CharField(max_length=32, unique=True, default=new_replay_id)
     #: The hands as dealt, before the initial discard.
