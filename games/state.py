@@ -119,8 +119,11 @@ def view_for(state: dict, seats: frozenset[int] = frozenset(), same_device: bool
     round_state = rnd["state"] if rnd else None
     hands = round_state["hands"] if round_state else None
     over = bool(rnd and rnd["over"])
-    drawer = round_state["drawer"] if round_state else None
-    giver = round_state["giver"] if round_state else None
+    # A match ended early (resigned, abandoned) stops its round where it stood: nobody
+    # draws any more.
+    in_play = bool(round_state) and not over and not (state["match"] or {}).get("over")
+    drawer = round_state["drawer"] if in_play else None
+    giver = round_state["giver"] if in_play else None
     seats_meta = state["seats"]
     acting = None
     if drawer is not None and drawer in seats:
