@@ -201,10 +201,17 @@ SEAT_GRACE_SECONDS = float(os.environ.get("SEAT_GRACE_SECONDS", "20"))
 # A socket refreshes its presence this often; one silent for the timeout counts as gone.
 HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "10"))
 PRESENCE_TIMEOUT_SECONDS = float(os.environ.get("PRESENCE_TIMEOUT_SECONDS", "30"))
-# How often each process looks for rooms whose computer turns or takeovers are due.
+# How often the sweep (one process at a time) looks for rooms whose computer turns,
+# takeovers or abandonment are due.
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "5"))
+# A playing room with no human connected for this long ends as abandoned (6 hours).
+ABANDON_AFTER_SECONDS = float(os.environ.get("ABANDON_AFTER_SECONDS", str(6 * 3600)))
 # The largest WebSocket message the table accepts.
 WS_MAX_MESSAGE_BYTES = 2048
+# A socket that sends this many refused frames (malformed, too large, unknown, over the
+# rate limit) within WS_INVALID_WINDOW_SECONDS is closed with 1008 (policy violation).
+WS_INVALID_FRAME_LIMIT = int(os.environ.get("WS_INVALID_FRAME_LIMIT", "30"))
+WS_INVALID_WINDOW_SECONDS = 10.0
 
 # -- accounts -------------------------------------------------------------------------------
 LOGIN_URL = "login"

@@ -1,4 +1,11 @@
-"""The table's WebSocket: parse, call a service, send each socket its own view."""
+"""The table's WebSocket: parse a frame, call one service, send each socket its own view.
+
+A socket keeps the latest full state it was sent (server side: hands included). Which
+seats it may see and act for is worked out from that state for every message
+(``games.engine.view``), never remembered from the connect. Refusals answer from the
+kept state, so a socket sending garbage costs no database read; one that keeps at it is
+closed with 1008.
+"""
 
 from __future__ import annotations
 
@@ -19,77 +26,122 @@ from django.utils.translation import gettext as _
 
 from games import driver, selectors, services
 from games.broadcast import group_name
+from games.engine.view import view_for
 from games.errors import ActionError
 from games.identity import actor_from_scope, language_from_scope
 from games.outages import OUTAGES
-from games.state import view_for
 
 log = logging.getLogger(__name__)
 
-#: Each action and the fields it takes (besides "type" and an optional "ref").
+#: Each action and the fields it takes (besides "type" and an optional "ref"). The
+#: match, round and draw fields name the move the action answers (its ply).
 ACTIONS: dict[str, dict[str, type]] = {
-    "draw": {"version": int, "position": int},
-    "next_round": {"version": int},
-    "rematch": {"version": int},
-    "leave": {"version": int},
-    "resign": {"version": int},
+    "draw": {"match": int, "round": int, "draw": int, "position": int},
+    "next_round": {"match": int, "round": int},
+    "rematch": {"match": int},
+    "leave": {"match": int},
+    "resign": {"match": int},
     "start": {"fill": bool},
     "sync": {},
     "ping": {},
 }
+OPTIONAL = {"fill"}
 RATE_PER_SECOND = 20
+#: Close codes for sockets refused at the door (docs/protocol.md).
+NO_SUCH_ROOM, NOT_ALLOWED, POLICY_VIOLATION = 4404, 4403, 1008
+#: Refusals of frames no honest client sends; too many of them close the socket.
+INVALID = frozenset({"malformed", "too_large", "unknown_action", "rate_limited"})
+#: A frame larger than this is not even read for its "ref".
+UNREAD_BYTES = 65536
 
 
 def parse_action(text: str | None, data: bytes | None) -> dict:
-    """The client's message as a checked dict, or ActionError saying what is wrong."""
+    """The client's message as a checked dict, or ActionError saying what is wrong (with
+    the message's ``ref`` when it had a valid one)."""
     if data is not None:
-        raise ActionError("malformed", "Send text frames holding JSON.")
+        raise ActionError("malformed", _("Send text frames holding JSON."))
     if text is None:
-        raise ActionError("malformed", "Empty message.")
+        raise ActionError("malformed", _("Empty message."))
     try:
         size = len(text.encode())
     except UnicodeEncodeError:  # lone surrogates: not UTF-8 (Daphne itself never sends these)
-        raise ActionError("malformed", "The message is not valid JSON.") from None
-    if size > settings.WS_MAX_MESSAGE_BYTES:
-        raise ActionError(
-            "too_large", f"Messages are at most {settings.WS_MAX_MESSAGE_BYTES} bytes."
-        )
+        raise ActionError("malformed", _("The message is not valid JSON.")) from None
+    message = _json_object(text) if size <= UNREAD_BYTES else None
+    ref = message.get("ref") if message is not None else None
+    ref = ref if isinstance(ref, str) and len(ref) <= 40 else None
+    try:
+        if size > settings.WS_MAX_MESSAGE_BYTES:
+            raise ActionError(
+                "too_large",
+                _("Messages are at most %(bytes)s bytes.")
+                % {"bytes": settings.WS_MAX_MESSAGE_BYTES},
+            )
+        if message is None:
+            raise ActionError("malformed", _("The message must be a JSON object."))
+        _check_shape(message)
+    except ActionError as exc:
+        exc.ref = ref
+        raise
+    return message
+
+
+def _json_object(text: str) -> dict | None:
     try:
         message = json.loads(text)
     except (ValueError, RecursionError):
-        raise ActionError("malformed", "The message is not valid JSON.") from None
-    if not isinstance(message, dict):
-        raise ActionError("malformed", "The message must be a JSON object.")
+        return None
+    return message if isinstance(message, dict) else None
+
+
+def _check_shape(message: dict) -> None:
     kind = message.get("type")
     if not isinstance(kind, str):
-        raise ActionError("malformed", 'The message needs a "type".')
+        raise ActionError("malformed", _('The message needs a "type".'))
     if kind not in ACTIONS:
-        raise ActionError("unknown_action", f"Unknown action {kind[:40]!r}.")
+        raise ActionError("unknown_action", _("Unknown action %(type)r.") % {"type": kind[:40]})
     ref = message.get("ref")
     if ref is not None and not (isinstance(ref, str) and len(ref) <= 40):
-        raise ActionError("malformed", '"ref" must be a string of at most 40 characters.')
+        raise ActionError("malformed", _('"ref" must be a string of at most 40 characters.'))
     fields = ACTIONS[kind]
     extra = set(message) - set(fields) - {"type", "ref"}
     if extra:
-        raise ActionError("malformed", f"Unexpected field(s): {', '.join(sorted(extra))[:80]}.")
+        raise ActionError(
+            "malformed",
+            _("Unexpected field(s): %(fields)s.") % {"fields": ", ".join(sorted(extra))[:80]},
+        )
     for name, expected in fields.items():
         value = message.get(name)
         if value is None:
-            if name == "fill":
+            if name in OPTIONAL:
                 continue
-            raise ActionError("malformed", f'"{kind}" needs "{name}".')
+            raise ActionError(
+                "malformed", _('"%(type)s" needs "%(field)s".') % {"type": kind, "field": name}
+            )
         if type(value) is not expected:  # bool is not an int here
-            raise ActionError("malformed", f'"{name}" must be {expected.__name__}.')
-    return message
+            if expected is bool:
+                text = _('"%(field)s" must be true or false.')
+            else:
+                text = _('"%(field)s" must be a whole number.')
+            raise ActionError("malformed", text % {"field": name})
+
+
+def _ply(action: dict) -> dict:
+    return {name: action[name] for name in ("match", "round", "draw") if name in action}
 
 
 class TableConsumer(AsyncWebsocketConsumer):
     room_id: int | None = None
-    seats: frozenset[int] = frozenset()
     heartbeat: asyncio.Task | None = None
-    #: The highest room version this socket was sent (the heartbeat catches up past it).
-    version_sent = -1
+    #: The latest full state this socket was sent (server side: it holds every hand).
+    state: dict | None = None
+    #: Whether the socket knows the room moved on past ``state`` (the heartbeat saw it):
+    #: the next snapshot then comes from the database.
+    missed = False
     gone = False
+    #: The start of this second and the messages in it (the rate limit), and when the
+    #: recent refused frames came (the 1008 close).
+    window: tuple[float, int] = (0.0, 0)
+    refused: tuple[float, ...] = ()
 
     async def __call__(self, scope, receive, send):
         try:
@@ -111,24 +163,21 @@ class TableConsumer(AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode(errors="replace"))
         token = query.get("t", [""])[0]
         access = await database_sync_to_async(selectors.socket_access)(code, self.actor, token)
-        if access is None:
-            await self.close(code=4404)
+        if not isinstance(access, selectors.Access):
+            # Accept, then close with a code the page can read (a refused handshake only
+            # reaches it as an HTTP 403): no such room, or not allowed to see it.
+            await self.accept()
+            await self.close(code=NO_SUCH_ROOM if access is None else NOT_ALLOWED)
             return
-        self.room_id, self.same_device = access.room_id, access.same_device
-        self.window = (time.monotonic(), 0)
+        self.room_id = access.room_id
         await self.channel_layer.group_add(group_name(self.room_id), self.channel_name)
         await self.accept()
-        seats = await database_sync_to_async(services.connect)(
+        state = await database_sync_to_async(services.connect)(
             room_id=self.room_id, actor=self.actor, channel_name=self.channel_name
         )
-        self.seats = frozenset(seats)
-        if not self.seats:
-            await database_sync_to_async(services.start_watching)(
-                room_id=self.room_id, channel_name=self.channel_name
-            )
-        await self.send_snapshot()
+        await self.send_state(state)
         self.heartbeat = asyncio.get_running_loop().create_task(self._heartbeat())
-        driver.ensure(self.room_id)
+        driver.ensure(self.room_id, state)
         driver.start_sweeper()
 
     async def disconnect(self, code):
@@ -140,32 +189,30 @@ class TableConsumer(AsyncWebsocketConsumer):
         with contextlib.suppress(*OUTAGES):  # Redis is down: the membership expires
             await self.channel_layer.group_discard(group_name(self.room_id), self.channel_name)
         try:
-            if self.seats:
-                await database_sync_to_async(services.disconnect)(
-                    room_id=self.room_id, channel_name=self.channel_name
-                )
-            else:
-                await database_sync_to_async(services.stop_watching)(
-                    room_id=self.room_id, channel_name=self.channel_name
-                )
+            await database_sync_to_async(services.disconnect)(
+                room_id=self.room_id, channel_name=self.channel_name
+            )
         except (DatabaseError, ActionError):
             log.warning("room %s: could not record a disconnect", self.room_id)
 
     async def receive(self, text_data=None, bytes_data=None):
+        if self.room_id is None:  # refused at the door: closing
+            return
         with translation.override(self.language):
             await self._receive(text_data, bytes_data)
 
     async def _receive(self, text_data, bytes_data):
         ref = None
         try:
-            self._count_message()
             action = parse_action(text_data, bytes_data)
             ref = action.get("ref")
+            self._count_message()
             await self.perform(action)
         except ActionError as exc:
-            await self.send_json(
-                {"type": "error", "code": exc.code, "message": exc.message, "ref": ref}
-            )
+            ref = exc.ref or ref
+            if exc.code in INVALID and await self._refused_too_often():
+                return
+            await self.send_error(exc.code, exc.message, ref)
             await self.resync()
         except DatabaseError:
             log.warning("room %s: database unavailable for a message", self.room_id)
@@ -178,7 +225,19 @@ class TableConsumer(AsyncWebsocketConsumer):
             # A bug: the operator gets the traceback, the player a plain message.
             log.exception("room %s: unexpected error handling a message", self.room_id)
             await self.send_error("internal", _("Something went wrong on our side."), ref)
+            self.missed = True
             await self.resync()
+
+    async def _refused_too_often(self) -> bool:
+        """Count a refused frame; past the limit, close the socket with 1008."""
+        now = time.monotonic()
+        window = settings.WS_INVALID_WINDOW_SECONDS
+        self.refused = (*(t for t in self.refused if now - t < window), now)
+        if len(self.refused) <= settings.WS_INVALID_FRAME_LIMIT:
+            return False
+        log.info("room %s: socket closed after repeated invalid frames", self.room_id)
+        await self.close(code=POLICY_VIOLATION)
+        return True
 
     async def send_error(self, code: str, message: str, ref: str | None) -> None:
         await self.send_json({"type": "error", "code": code, "message": message, "ref": ref})
@@ -189,29 +248,19 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_json({"type": "pong", "ref": action.get("ref")})
             return
         if kind == "sync":
-            await self.send_snapshot()
+            await self.resync()
             return
+        room, actor, at = self.room_id, self.actor, _ply(action)
         call = {
             "draw": lambda: services.draw(
-                room_id=self.room_id,
-                actor=self.actor,
-                version=action["version"],
-                position=action["position"],
+                room_id=room, actor=actor, at=at, position=action["position"]
             ),
-            "next_round": lambda: services.next_round(
-                room_id=self.room_id, actor=self.actor, version=action["version"]
-            ),
-            "rematch": lambda: services.rematch(
-                room_id=self.room_id, actor=self.actor, version=action["version"]
-            ),
-            "leave": lambda: services.leave_match(
-                room_id=self.room_id, actor=self.actor, version=action["version"]
-            ),
-            "resign": lambda: services.resign(
-                room_id=self.room_id, actor=self.actor, version=action["version"]
-            ),
+            "next_round": lambda: services.next_round(room_id=room, actor=actor, at=at),
+            "rematch": lambda: services.rematch(room_id=room, actor=actor, at=at),
+            "leave": lambda: services.leave_match(room_id=room, actor=actor, at=at),
+            "resign": lambda: services.resign(room_id=room, actor=actor, at=at),
             "start": lambda: services.start_match(
-                room_id=self.room_id, actor=self.actor, fill_with_computers=bool(action.get("fill"))
+                room_id=room, actor=actor, fill_with_computers=bool(action.get("fill"))
             ),
         }[kind]
         # Not thread-sensitive: actions in different rooms run at once, each on a pooled
@@ -227,22 +276,27 @@ class TableConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def room_changed(self, message):
-        view = view_for(message["state"], self.seats, self.same_device)
-        self.version_sent = max(self.version_sent, view["version"])
-        await self.send_json(view)
-        driver.ensure(self.room_id, message["state"])
+        state = message["state"]
+        if self.state is not None and state["version"] < self.state["version"]:
+            return  # older than what this socket already showed
+        await self.send_state(state)
+        driver.ensure(self.room_id, state)
 
-    async def send_snapshot(self):
-        state = await database_sync_to_async(selectors.snapshot)(self.room_id)
-        if state is not None:
-            view = view_for(state, self.seats, self.same_device)
-            self.version_sent = max(self.version_sent, view["version"])
-            await self.send_json(view)
+    async def send_state(self, state: dict | None) -> None:
+        """Keep ``state`` as this socket's latest and send the view it may see."""
+        if state is None:
+            return
+        self.state, self.missed = state, False
+        await self.send_json(view_for(state, self.actor))
 
     async def resync(self):
-        """A snapshot after an error; an outage now only costs the client this one."""
+        """The socket's latest state again (after an error, or asked for); from the
+        database only when the socket knows it missed a change."""
+        if self.state is not None and not self.missed:
+            await self.send_json(view_for(self.state, self.actor))
+            return
         try:
-            await self.send_snapshot()
+            await self.send_state(await database_sync_to_async(selectors.snapshot)(self.room_id))
         except DatabaseError:
             log.warning("room %s: database unavailable for a snapshot", self.room_id)
 
@@ -261,6 +315,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def room_spectators(self, message):
         await self.send_json({"type": "spectators", "count": message["count"]})
 
+    @property
+    def version_sent(self) -> int:
+        return self.state["version"] if self.state is not None else -1
+
     async def _heartbeat(self):
         behind = None  # the room's version at the last beat, when this socket lagged it
         while True:
@@ -278,7 +336,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                 # the client drop its event (and the draw's animation) as out of date.
                 await self.channel_layer.group_add(group_name(self.room_id), self.channel_name)
                 if behind is not None and behind > self.version_sent:
-                    await self.send_snapshot()
+                    self.missed = True
+                    await self.resync()
                 lagging = version is not None and version > self.version_sent
                 behind = version if lagging else None
             except OUTAGES:

@@ -1,55 +1,62 @@
-"""Paces the server's own moves: computer draws and takeovers of seats left unattended.
+"""Paces the server's own moves: computer draws, takeovers of seats left unattended, and
+ending rooms nobody is at (what ``games.schedule.next_due`` says, when it says).
 
-Each process drives the rooms its sockets are in (and, through a periodic sweep, any room
-whose turn is overdue, so a room resumes after the process driving it died). Several
-processes may drive one room at once: every move names the version it was planned
-against, so only one of them is applied.
+Each process drives the rooms its sockets are in, planning from the latest state it was
+sent, so a room of connected humans costs no planning query at all. One process at a
+time also sweeps for rooms whose ``due_at`` has passed (a room resumes after the process
+driving it died, even before anyone reconnects). Several processes may drive one room at
+once: every move names the version it was planned against, so only one of them applies.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import time
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.core.cache import cache
 from django.db import DatabaseError
 
-from games import selectors, services
+from games import schedule, selectors, services
 from games.errors import ActionError
+from games.outages import OUTAGES
 
 log = logging.getLogger(__name__)
 
+#: room id -> (its driver task, the event that wakes it); and the latest state known here.
 _drivers: dict[int, tuple[asyncio.Task, asyncio.Event]] = {}
+_latest: dict[int, dict] = {}
 _sweeper: asyncio.Task | None = None
+
+SWEEP_LEASE = "games:sweep-lease"
 
 
 def ensure(room_id: int, state: dict | None = None) -> None:
     """Make sure this process is driving ``room_id``, and make it look again now.
 
-    Given the room's new ``state``, a room where the server owes nothing starts no driver:
-    planning costs queries, and a room of connected humans would pay them on every draw.
+    Given the room's new ``state``, the driver plans from it; a room where the server
+    owes nothing starts no driver.
     """
+    if state is not None:
+        _remember(room_id, state)
     entry = _drivers.get(room_id)
     if entry is not None and not entry[0].done():
         entry[1].set()
         return
-    if state is not None and not may_owe(state):
+    if state is not None and schedule.next_due(state) is None:
         return
     wake = asyncio.Event()
     task = asyncio.get_running_loop().create_task(_drive(room_id, wake))
     _drivers[room_id] = (task, wake)
 
 
-def may_owe(state: dict) -> bool:
-    """Whether the server may have a move to make in a room in ``state`` (what
-    ``selectors.next_due`` looks for): a match in play with a computer, covered, departed
-    or away seat."""
-    if state["room"]["status"] != "playing":
-        return False
-    return any(
-        s["kind"] == "computer" or s["covered"] or s["left"] or s["away"] for s in state["seats"]
-    )
+def _remember(room_id: int, state: dict) -> None:
+    known = _latest.get(room_id)
+    if known is None or state["version"] >= known["version"]:
+        _latest[room_id] = state
 
 
 def start_sweeper() -> None:
@@ -64,34 +71,53 @@ async def _drive(room_id: int, wake: asyncio.Event) -> None:
         while True:
             wake.clear()
             try:
-                due = await database_sync_to_async(selectors.next_due)(room_id)
+                state = _latest.get(room_id)
+                if state is None:
+                    state = await database_sync_to_async(selectors.snapshot)(room_id)
+                    if state is None:
+                        return
+                    _remember(room_id, state)
+                due = schedule.next_due(state)
                 if due is None:
                     return
-                if due.delay > 0:
+                delay = due.at - time.time()
+                if delay > 0:
                     try:
-                        await asyncio.wait_for(wake.wait(), timeout=due.delay)
+                        await asyncio.wait_for(wake.wait(), timeout=delay)
                         continue  # something changed: plan again
                     except TimeoutError:
                         pass
-                await database_sync_to_async(run_due)(room_id, due)
+                new = await database_sync_to_async(run_due)(room_id, due)
+                if new is None:
+                    # Refused (another process acted first, or a state went missing):
+                    # plan again from the database.
+                    _latest.pop(room_id, None)
+                else:
+                    _remember(room_id, new)
                 failures = 0
             except DatabaseError:
                 failures += 1
                 log.warning("room %s: database unavailable, retrying", room_id)
+                _latest.pop(room_id, None)
                 await asyncio.sleep(min(5.0, 0.5 * failures))
     finally:
         if _drivers.get(room_id, (None,))[0] is asyncio.current_task():
             _drivers.pop(room_id, None)
+            _latest.pop(room_id, None)
 
 
-def run_due(room_id: int, due: selectors.Due) -> None:
+def run_due(room_id: int, due: schedule.Due) -> dict | None:
+    """Make the move ``due``; the room's new state, or None if it was not made."""
     try:
         if due.kind == "computer_turn":
-            services.computer_turn(room_id=room_id, version=due.version)
-        elif due.kind == "cover_seat":
-            services.cover_seat(room_id=room_id, seat_index=due.seat, version=due.version)
+            return services.computer_turn(room_id=room_id, version=due.version)
+        if due.kind == "cover_seat":
+            return services.cover_seat(room_id=room_id, seat_index=due.seat, version=due.version)
+        if due.kind == "abandon":
+            return services.abandon_room(room_id=room_id, version=due.version)
     except ActionError:
         pass  # the room moved on (another process acted first): plan again
+    return None
 
 
 async def _sweep_forever() -> None:
@@ -103,12 +129,28 @@ async def _sweep_forever() -> None:
             log.warning("sweep: database unavailable")
 
 
-async def sweep_once() -> None:
-    stale, owed = await database_sync_to_async(selectors.rooms_needing_attention)()
-    for room_id in stale:
+def _take_sweep_lease() -> bool:
+    """One process sweeps at a time: the lease is the cache's atomic add (Redis in
+    production, shared by every process), held for one interval. If the cache cannot be
+    reached, sweep anyway: two sweeps are wasteful, never wrong."""
+    try:
+        return cache.add(SWEEP_LEASE, os.getpid(), timeout=max(1, settings.SWEEP_SECONDS * 0.9))
+    except OUTAGES:
+        return True
+
+
+async def sweep_once(*, lease: bool = True) -> list[int]:
+    """Drop connections left by dead processes and drive every room whose ``due_at`` has
+    passed. Returns the rooms found due."""
+    if lease and not await database_sync_to_async(_take_sweep_lease)():
+        return []
+    await database_sync_to_async(services.sweep_stale_watchers)()
+    for room_id in await database_sync_to_async(selectors.rooms_with_stale_connections)():
         await database_sync_to_async(services.sweep_stale_presences)(room_id=room_id)
-    for room_id in sorted(set(stale) | set(owed)):
+    due = await database_sync_to_async(selectors.rooms_due)()
+    for room_id in due:
         ensure(room_id)
+    return due
 
 
 async def stop_all() -> None:
@@ -121,6 +163,7 @@ async def stop_all() -> None:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     _drivers.clear()
+    _latest.clear()
     _sweeper = None
     # A cancelled task may have left a query running in the database thread; queue a
     # no-op behind it so that nothing is still writing when this returns.

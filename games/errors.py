@@ -4,6 +4,9 @@
 class ActionError(Exception):
     """An action that was refused; nothing was changed."""
 
+    #: The refused message's ``ref``, when it was read before the refusal.
+    ref: str | None = None
+
     def __init__(self, code: str, message: str):
         super().__init__(message)
         self.code = code

@@ -2,10 +2,27 @@
 the session, so a guest keeps their seats while the browser session lasts)."""
 
 import secrets
+from dataclasses import dataclass
 
-from games.services import Actor
+from games.engine.view import holds
 
 GUEST_KEY = "guest_id"
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is acting: a signed-in user or a guest browser."""
+
+    user_id: int | None = None
+    guest: str = ""
+
+    def controls(self, seat) -> bool:
+        """Whether this actor holds ``seat`` (a ``Seat`` row)."""
+        return holds(self.user_id, self.guest, seat.user_id, seat.guest)
+
+    def owns(self, room) -> bool:
+        """Whether this actor is ``room``'s host."""
+        return holds(self.user_id, self.guest, room.host_id, room.host_guest)
 
 
 def signed_in_session(user) -> dict:

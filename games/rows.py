@@ -12,11 +12,14 @@ through them; everything else stays on the ORM (docs/performance.md).
 
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import cache
 
+from django.conf import settings
 from django.db import connection
 from django.db.models.expressions import Col
 from django.db.models.sql import Query
+from django.utils import timezone
 
 from games.models import Match, Room, Round, Seat
 
@@ -54,17 +57,20 @@ def _build(model, values: list):
 
 def lock_room(room_id: int) -> Room | None:
     """The room, its row locked for this transaction (where the database can), with the
-    number of spectators' sockets as ``spectators_now``."""
+    number of spectators' live sockets as ``spectators_now``."""
     lock = " FOR UPDATE OF r" if connection.features.has_select_for_update_of else ""
     if not lock and connection.features.has_select_for_update:
         lock = " FOR UPDATE"
     sql = (
         f"SELECT {_columns(Room, 'r')}, "
-        f'(SELECT COUNT(*) FROM "{_table("Watcher")}" w WHERE w."room_id" = r."id") '
+        f'(SELECT COUNT(*) FROM "{_table("Watcher")}" w '
+        f'WHERE w."room_id" = r."id" AND w."last_seen" >= %s) '
         f'FROM "{Room._meta.db_table}" r WHERE r."id" = %s{lock}'
     )
+    fresh = timezone.now() - timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS)
+    fresh = model_field("Watcher", "last_seen").get_db_prep_save(fresh, connection)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [room_id])
+        cursor.execute(sql, [fresh, room_id])
         row = cursor.fetchone()
     if row is None:
         return None

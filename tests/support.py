@@ -122,3 +122,17 @@ def servers(transactional_db, tmp_path):
     yield start
     for server in started:
         server.stop()
+
+
+def ply(state: dict, kind: str) -> dict:
+    """The fields naming the move an action answers, as the table page sends them
+    (docs/protocol.md): a draw names the match, round and draw number it was made on."""
+    match = state["match"]["number"] if state.get("match") else None
+    rnd = state["round"]["number"] if state.get("round") else None
+    if kind == "draw":
+        return {"match": match, "round": rnd, "draw": state["round"]["draws"]}
+    if kind == "next_round":
+        return {"match": match, "round": rnd}
+    if kind in ("rematch", "leave", "resign"):
+        return {"match": match}
+    return {}

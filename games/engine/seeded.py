@@ -13,8 +13,32 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 SEED_BYTES = 32
+#: The seed-to-deal algorithm dealt today (stored on every round with its start).
+DEAL_VERSION = 1
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """What verifying a deal needs besides the seed: the algorithm's version and the seat
+    that received the first card."""
+
+    version: int
+    start: int
+
+
+def new_deal(variant, players: int, dealer: int, seed: bytes, options=None):
+    """Today's deal for a new round, and its record."""
+    from .dealing import deal_start_offset
+    from .round import RoundState
+    from .variants import get_variant
+
+    v = get_variant(variant) if isinstance(variant, str) else variant
+    offset = deal_start_offset(v, players)
+    state = RoundState.deal(v, players, dealer, SeededRandom(seed), options, deal_offset=offset)
+    return state, DealRecord(DEAL_VERSION, (dealer + offset) % players)
 
 
 def commitment(seed: bytes) -> str:

@@ -67,7 +67,13 @@ function connect() {
     else document.dispatchEvent(new CustomEvent("table-message", { detail: message }));
   };
   socket.onclose = (e) => {
-    if (e.code === 4404) return;
+    // Refused for good (docs/protocol.md): no such room, not allowed, or closed for
+    // sending garbage. Say so instead of reconnecting.
+    const refusals = { 4404: labels.noRoom, 4403: labels.notAllowed, 1008: labels.closed };
+    if (e.code in refusals) {
+      statusLine.textContent = refusals[e.code];
+      return;
+    }
     reconnects++;
     if (reconnects === 5) {
       document.dispatchEvent(new CustomEvent("table-connection", { detail: { ok: false, reconnects } }));

@@ -18,9 +18,18 @@ let lastEventKey = null;
 
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => values[k] ?? "");
 
-function send(action) {
+// An action names the move it answers (docs/protocol.md): the match, the round and the
+// number of draws made, as this page shows them.
+function action(type, fields = {}) {
+  const at = { match: state.match.number };
+  if (type === "draw" || type === "next_round") at.round = state.round.number;
+  if (type === "draw") at.draw = state.round.draws;
+  return { type, ...at, ...fields };
+}
+
+function send(message) {
   const socket = window.tableSocket;
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(action));
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
 
 // -- names ----------------------------------------------------------------------------
@@ -260,7 +269,7 @@ function choose(position) {
 
 function drawSelected() {
   if (!isMyTurn() || selected === null) return;
-  send({ type: "draw", version: state.version, position: selected });
+  send(action("draw", { position: selected }));
   selected = null;
   for (const id of ["draw-button", "draw-3d"]) $(id).disabled = true;
 }
@@ -349,10 +358,10 @@ function renderResult() {
     button.className = "primary";
     if (match && match.over) {
       button.textContent = L.rematch;
-      button.addEventListener("click", () => send({ type: "rematch", version: state.version }));
+      button.addEventListener("click", () => send(action("rematch")));
     } else {
       button.textContent = L.nextRound;
-      button.addEventListener("click", () => send({ type: "next_round", version: state.version }));
+      button.addEventListener("click", () => send(action("next_round")));
     }
     actions.append(button);
   }
@@ -370,7 +379,7 @@ function renderSeatActions() {
   button.textContent = two ? L.resign : L.leave;
   button.addEventListener("click", () => {
     if (window.confirm(two ? L.confirmResign : L.confirmLeave)) {
-      send({ type: two ? "resign" : "leave", version: state.version });
+      send(action(two ? "resign" : "leave"));
     }
   });
   box.append(button);

@@ -13,6 +13,7 @@ from config.asgi import application
 from games import driver
 from games.identity import GUEST_KEY, signed_in_session
 from games.services import Actor
+from tests.support import ply
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
 
@@ -54,6 +55,7 @@ class Player:
         self.session_key = session_key
         self.actor = actor
         self.socket = None
+        self.close_code = None
         self.state = None
         self.messages: list[dict] = []
         #: The version this player last acted on: act at most once per version, as a
@@ -77,13 +79,21 @@ class Player:
         if origin:
             headers.append(origin)
         self.socket = WebsocketCommunicator(application, path, headers=headers)
-        connected, _ = await self.socket.connect()
-        if connected:
-            await self.receive()  # the snapshot
-        return connected
+        connected, code = await self.socket.connect()
+        if not connected:  # refused during the handshake
+            self.close_code = code
+            return False
+        first = await self.socket.receive_output(timeout=5)
+        if first["type"] == "websocket.close":  # refused right after it (docs/protocol.md)
+            self.close_code = first.get("code")
+            return False
+        await self._take(json.loads(first["text"]))  # the snapshot
+        return True
 
     async def receive(self, timeout: float = 5) -> dict:
-        message = json.loads(await self.socket.receive_from(timeout=timeout))
+        return await self._take(json.loads(await self.socket.receive_from(timeout=timeout)))
+
+    async def _take(self, message: dict) -> dict:
         self.messages.append(message)
         if message["type"] == "error" and message["code"] == "rate_limited":
             # Faster than any person (one device playing every seat can be): the action
@@ -104,7 +114,7 @@ class Player:
         if self.state["version"] == self.acted_on:
             return False
         self.acted_on = self.state["version"]
-        await self.send(version=self.state["version"], **message)
+        await self.send(**ply(self.state, message["type"]), **message)
         return True
 
     async def until(self, predicate, timeout: float = 10) -> dict:

@@ -15,6 +15,7 @@ from unittest import mock
 import pytest
 from channels.db import database_sync_to_async
 from django.db import connections
+from django.test import override_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -59,10 +60,13 @@ def near(value: int):
     )
 
 
-def actions(version: int, count: int):
+def actions(at: tuple, count: int):
     """Valid-looking actions: real types with right, wrong or missing fields."""
+    match, rnd, draws = at
     field = {
-        "version": near(version),
+        "match": near(match or 0),
+        "round": near(rnd or 0),
+        "draw": near(draws or 0),
         "position": near(0) | near(count - 1) | near(count) | st.integers(-3, 60),
         "fill": st.booleans() | scalars,
         "ref": st.text(max_size=40) | st.text(min_size=41, max_size=60) | scalars,
@@ -109,10 +113,10 @@ binary = st.binary(max_size=300) | st.sampled_from([b"\xff\xfe", b"\xc3\x28", b'
 
 
 @functools.lru_cache(maxsize=256)
-def messages(version: int, count: int):
-    """One frame: ("text", str) or ("bytes", bytes)."""
+def messages(at: tuple, count: int):
+    """One frame: ("text", str) or ("bytes", bytes), for a room at the ply ``at``."""
     text = (
-        actions(version, count)
+        actions(at, count)
         | json_values.map(lambda v: json.dumps(v, allow_nan=True))
         | raw_text
         | nesting
@@ -189,7 +193,12 @@ class Fuzz:
         count = state["seats"][giver]["count"] if giver is not None else 0
         batch = []
         for n in range(MESSAGES_PER_EXAMPLE):
-            kind, frame = data.draw(messages(state["version"], count), label=f"message {n}")
+            at = (
+                state["match"] and state["match"]["number"],
+                state["round"] and state["round"]["number"],
+                state["round"] and state["round"]["draws"],
+            )
+            kind, frame = data.draw(messages(at, count), label=f"message {n}")
             self.sent += 1
             barrier = f"~barrier-{self.sent}"
             # send_input, not send_to: an empty frame is a frame too.
@@ -293,7 +302,11 @@ def test_generated_messages_get_structured_errors_and_change_nothing():
     conn_settings["CONN_MAX_AGE"] = None
     try:
         run(fuzz.setup())
-        with mock.patch("games.consumers.RATE_PER_SECOND", 10**9):  # it has its own test
+        # The rate limit and the close after repeated invalid frames have their own tests.
+        with (
+            mock.patch("games.consumers.RATE_PER_SECOND", 10**9),
+            override_settings(WS_INVALID_FRAME_LIMIT=10**9),
+        ):
             example()
     finally:
         run(fuzz.close())

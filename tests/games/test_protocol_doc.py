@@ -12,6 +12,7 @@ from games import services
 from games.consumers import ACTIONS, parse_action
 from games.errors import CODES
 from tests.games.conftest import Player
+from tests.support import ply
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 EXAMPLES = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", DOC, re.S)]
@@ -51,9 +52,9 @@ async def test_server_examples_have_the_shape_of_real_messages():
         first_dealer=2,
     )
     await me.connect(room.code)
-    await me.send(type="draw", version=me.state["version"], position=0, ref="d1")
+    await me.send(type="draw", **ply(me.state, "draw"), position=0, ref="d1")
     event_state = await me.until(lambda s: s["event"] and s["event"]["kind"] == "draw")
-    await me.send(type="draw", version=1, position=0, ref="d2")
+    await me.send(type="draw", **{**ply(me.state, "draw"), "draw": 0}, position=0, ref="d2")
     error = await me.receive()
     while error["type"] != "error":
         error = await me.receive()
@@ -66,3 +67,99 @@ async def test_server_examples_have_the_shape_of_real_messages():
     assert {e["type"] for e in documented} == set(real)
     for example in documented:
         assert shape(example) == shape(real[example["type"]]), example["type"]
+
+
+# -- "Refusals, case by case": every row is played against the server --------------------
+
+REFUSALS = dict(
+    re.findall(
+        r"^\| (.+?) \| (close \d+|error `[a-z_]+`(?:, ref echoed)?) \|$",
+        DOC.split("## Refusals, case by case", 1)[1].split("\n## ", 1)[0],
+        re.M,
+    )
+)
+
+
+async def _table():
+    """A two-seat friends table, both seated and connected, and a spectator."""
+    from tests.games.test_table_refusals import friends_table
+
+    room, host, friend = await friends_table()
+    drawer = host if host.state["acting"] is not None else friend
+    waiting = friend if drawer is host else host
+    return room, drawer, waiting
+
+
+async def _close_code(code, token="", origin=None) -> str:
+    player = await Player.guest("door")
+    kwargs = {"origin": origin} if origin else {}
+    assert not await player.connect(code, token=token, **kwargs)
+    return f"close {player.close_code}"
+
+
+async def _error(player, frame: str, expect_ref: str | None = None) -> str:
+    await player.socket.send_to(text_data=frame)
+    message = await player.receive()
+    while message["type"] != "error":
+        message = await player.receive()
+    answer = f"error `{message['code']}`"
+    if expect_ref is not None and message["ref"] == expect_ref:
+        answer += ", ref echoed"
+    return answer
+
+
+async def _case(case: str) -> str:
+    if case == "a socket for a room code that does not exist":
+        return await _close_code("ZZZZZZ")
+    room, drawer, waiting = await _table()
+    private_room = room  # friends rooms are private unless listed
+    if case == "a socket for a private room without a token":
+        return await _close_code(private_room.code)
+    if case == "a socket for a private room with a malformed token":
+        return await _close_code(private_room.code, token="%E2%98%83" * 3)
+    if case == "a socket whose Origin has another port":
+        return await _close_code(
+            private_room.code, token=room.token, origin=(b"origin", b"http://127.0.0.1:9999")
+        )
+    if case == "a spectator sends a draw":
+        spectator = await Player.guest("eyes")
+        await spectator.connect(room.code, token=room.token)
+        at = ply(drawer.state, "draw")
+        return await _error(spectator, json.dumps({"type": "draw", **at, "position": 0}))
+    if case == "a player draws out of turn":
+        at = ply(waiting.state, "draw")
+        return await _error(waiting, json.dumps({"type": "draw", **at, "position": 0}))
+    if case == "a draw naming an earlier move, with a ref":
+        at = {**ply(drawer.state, "draw"), "draw": drawer.state["round"]["draws"] + 5}
+        frame = json.dumps({"type": "draw", **at, "position": 0, "ref": "s1"})
+        return await _error(drawer, frame, "s1")
+    if case == "a frame of an unknown type, with a ref":
+        return await _error(drawer, '{"type": "fly", "ref": "u1"}', "u1")
+    if case == "a frame missing a field, with a ref":
+        return await _error(drawer, '{"type": "draw", "match": 1, "ref": "m1"}', "m1")
+    if case == "a frame over 2,048 bytes, with a ref":
+        return await _error(
+            drawer, json.dumps({"type": "ping", "ref": "t1", "x": "y" * 2100}), "t1"
+        )
+    if case == "the 21st frame in one second, with a ref":
+        for n in range(20):
+            await drawer.send(type="ping", ref=f"p{n}")
+        return await _error(drawer, '{"type": "ping", "ref": "r21"}', "r21")
+    if case == "more than 30 refused frames in 10 seconds":
+        for _ in range(31):
+            await drawer.socket.send_to(text_data="{")
+        while True:
+            output = await drawer.socket.receive_output(timeout=5)
+            if output["type"] == "websocket.close":
+                return f"close {output['code']}"
+    raise AssertionError(f"no scenario for the documented case {case!r}")
+
+
+def test_every_refusal_case_is_documented():
+    assert len(REFUSALS) >= 12
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("case", sorted(REFUSALS))
+async def test_each_documented_refusal_is_what_the_server_does(case):
+    assert await _case(case) == REFUSALS[case]

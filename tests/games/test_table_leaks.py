@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 
 from games import services
 from games.engine import RoundState
-from games.models import Round
+from games.models import Round, Seat
 from tests.games.conftest import Player, match_over, play_to_match_end
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,6 +39,14 @@ def truth(room):
     hands = {(r.match.number, r.number): replay(r, room) for r in rounds}
     seeds = {(r.match.number, r.number): r.seed for r in rounds}
     return hands, seeds
+
+
+def seat_owners(room, sockets) -> dict:
+    seats = list(Seat.objects.filter(room=room))
+    return {
+        socket: {s.index for s in seats if socket.actor.controls(s) and not s.left}
+        for socket in sockets
+    }
 
 
 def faces_in(message: dict) -> str:
@@ -75,14 +83,17 @@ async def test_no_message_reveals_a_hidden_face(variant, rules):
     await spectator.until(match_over)
 
     hands_at, seeds = await database_sync_to_async(truth)(room)
+    owners = await database_sync_to_async(seat_owners)(room, [*players, spectator])
     checked = 0
     for socket in [*players, spectator]:
+        # Who holds which seat comes from the database, not from the message checked.
+        mine = owners[socket]
         for message in socket.messages:
             if message["type"] != "state" or not message["round"] or message["round"]["over"]:
                 continue
+            assert set(message["you"]) == mine
             key = (message["match"]["number"], message["round"]["number"])
             hands = hands_at[key][message["round"]["draws"]]
-            mine = set(message["you"])
             allowed = {c for s in mine for c in hands[s]}
             event = message["event"]
             if event and event.get("kind") == "draw" and {event["drawer"], event["giver"]} & mine:

@@ -14,6 +14,7 @@ from games import services
 from games.broadcast import group_name
 from games.models import Draw, Presence
 from tests.games.test_table_refusals import friends_table
+from tests.support import ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,14 +36,14 @@ def no_errors_logged(caplog):
 async def test_an_action_during_a_database_outage_gets_unavailable(caplog):
     room, host, friend = await friends_table()
     drawer = host if host.state["acting"] is not None else friend
-    version = drawer.state["version"]
+    version, at = drawer.state["version"], ply(drawer.state, "draw")
     with mock.patch.object(services, "draw", side_effect=OperationalError("server gone")):
-        await drawer.send(type="draw", version=version, position=0, ref="d1")
+        await drawer.send(type="draw", **at, position=0, ref="d1")
         error = await drawer.receive()
     assert error["type"] == "error" and error["code"] == "unavailable" and error["ref"] == "d1"
     assert "database" in error["message"]
     # Nothing changed, the socket still works, and the same draw now goes through.
-    await drawer.send(type="draw", version=version, position=0)
+    await drawer.send(type="draw", **at, position=0)
     await drawer.until(lambda s: s["version"] == version + 1)
     assert await database_sync_to_async(Draw.objects.count)() == 1
     assert no_errors_logged(caplog)
@@ -54,7 +55,7 @@ async def test_a_lost_broadcast_is_caught_up_by_the_heartbeat(quick_heartbeat, c
     version = drawer.state["version"]
     # The channel layer fails after the commit: the draw stands, nobody is told ...
     with mock.patch("games.broadcast.async_to_sync", side_effect=ConnectionError("redis down")):
-        await drawer.send(type="draw", version=version, position=0)
+        await drawer.send(type="draw", **ply(drawer.state, "draw"), position=0)
         assert await drawer.socket.receive_nothing(timeout=0.1)
     assert await database_sync_to_async(Draw.objects.count)() == 1
     # ... until each socket's next heartbeat finds the room ahead of what it was sent.
@@ -77,6 +78,6 @@ async def test_a_socket_forgotten_by_its_group_joins_it_again(settings, quick_he
     await host.drain()
     drawer = friend if friend.state["acting"] is not None else host
     version = drawer.state["version"]
-    await drawer.send(type="draw", version=version, position=0)
+    await drawer.send(type="draw", **ply(drawer.state, "draw"), position=0)
     await host.until(lambda s: s["version"] == version + 1, timeout=3)
     await close(host, friend)

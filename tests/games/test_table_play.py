@@ -9,6 +9,7 @@ from games import services
 from games.engine import seeded
 from games.models import Draw, Room
 from tests.games.conftest import Player, match_over, my_turn, play_to_match_end
+from tests.support import ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,7 +53,7 @@ async def test_versus_computer_to_the_match_end_then_rematch():
     dealers = [r["dealer"] for r in final["match"]["rounds"]]
     assert dealers == [(dealers[0] + k) % 4 for k in range(3)]
 
-    await me.send(type="rematch", version=final["version"])
+    await me.send(type="rematch", **ply(final, "rematch"))
     state = await me.until(lambda s: s["match"]["number"] == 2)
     assert not state["match"]["over"] and state["room"]["status"] == "playing"
     await me.close()
@@ -167,6 +168,7 @@ async def test_room_version_moves_one_per_change():
     versions = sorted({m["version"] for m in me.messages if m["type"] == "state"})
     draws = await database_sync_to_async(Draw.objects.filter(round__match__room=room).count)()
     final = await database_sync_to_async(Room.objects.get)(pk=room.pk)
-    # Creation + start is version 1; then one per draw.
-    assert final.version == 1 + draws
+    # Creation + start is version 1, the first connection (someone is at the table) 2;
+    # then one per draw.
+    assert final.version == 2 + draws
     assert versions[-1] == final.version

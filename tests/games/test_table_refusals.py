@@ -10,6 +10,7 @@ from channels.db import database_sync_to_async
 from games import services
 from games.models import Draw, Room
 from tests.games.conftest import Player
+from tests.support import ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -59,7 +60,7 @@ async def test_stale_and_duplicate_actions_are_refused():
     room, host, friend = await friends_table()
     drawer = host if host.state["acting"] is not None else friend
     state = drawer.state
-    message = {"type": "draw", "version": state["version"], "position": 0}
+    message = {"type": "draw", **ply(state, "draw"), "position": 0}
     await drawer.send(**message)
     applied = await drawer.until(lambda s: s["version"] == state["version"] + 1)
     assert applied["event"]["kind"] == "draw"
@@ -74,7 +75,7 @@ async def test_stale_and_duplicate_actions_are_refused():
 async def test_drawing_out_of_turn_is_refused():
     room, host, friend = await friends_table()
     waiting = friend if host.state["acting"] is not None else host
-    await waiting.send(type="draw", version=waiting.state["version"], position=0)
+    await waiting.send(type="draw", **ply(waiting.state, "draw"), position=0)
     await expect_error(waiting, "not_your_turn")
     assert await draw_count(room) == 0
 
@@ -83,7 +84,7 @@ async def test_bad_positions_are_refused():
     room, host, friend = await friends_table()
     drawer = host if host.state["acting"] is not None else friend
     for position in (-1, 999):
-        await drawer.send(type="draw", version=drawer.state["version"], position=position)
+        await drawer.send(type="draw", **ply(drawer.state, "draw"), position=position)
         await expect_error(drawer, "bad_position")
     assert await draw_count(room) == 0
 
@@ -97,11 +98,14 @@ async def test_bad_positions_are_refused():
         ("{}", "malformed"),
         ('{"type": 5}', "malformed"),
         ('{"type": "fly"}', "unknown_action"),
-        ('{"type": "draw", "version": 1}', "malformed"),
-        ('{"type": "draw", "version": "1", "position": 0}', "malformed"),
-        ('{"type": "draw", "version": 1, "position": true}', "malformed"),
-        ('{"type": "draw", "version": 1, "position": 1.5}', "malformed"),
-        ('{"type": "draw", "version": 1, "position": 0, "card": "JK"}', "malformed"),
+        ('{"type": "draw", "match": 1}', "malformed"),
+        ('{"type": "draw", "match": "1", "round": 1, "draw": 0, "position": 0}', "malformed"),
+        ('{"type": "draw", "match": 1, "round": 1, "draw": 0, "position": true}', "malformed"),
+        ('{"type": "draw", "match": 1, "round": 1, "draw": 0, "position": 1.5}', "malformed"),
+        (
+            '{"type": "draw", "match": 1, "round": 1, "draw": 0, "position": 0, "card": "JK"}',
+            "malformed",
+        ),
         ('{"type": "ping", "ref": ' + json.dumps("r" * 41) + "}", "malformed"),
         ('{"type": "ping", "ref": ' + json.dumps("x" * 3000) + "}", "too_large"),
         ("[" * 1000 + "]" * 1000, "malformed"),
@@ -141,10 +145,10 @@ async def test_two_sockets_racing_to_draw_apply_exactly_one():
     drawer = host if host.state["acting"] is not None else friend
     twin = Player(drawer.session_key, drawer.actor)  # the same player in a second tab
     await twin.connect(room.code)
-    version = drawer.state["version"]
+    version, at = drawer.state["version"], ply(drawer.state, "draw")
     await asyncio.gather(
-        drawer.send(type="draw", version=version, position=0),
-        twin.send(type="draw", version=version, position=1),
+        drawer.send(type="draw", **at, position=0),
+        twin.send(type="draw", **at, position=1),
     )
     await drawer.until(lambda s: s["version"] >= version + 1)
     await twin.until(lambda s: s["version"] >= version + 1)
@@ -160,15 +164,15 @@ async def test_actions_that_the_match_state_does_not_allow():
     room, host, friend = await friends_table()
     await friend.send(type="start", fill=True)
     await expect_error(friend, "not_host")
-    await host.send(type="next_round", version=host.state["version"])
+    await host.send(type="next_round", **ply(host.state, "next_round"))
     await expect_error(host, "round_in_play")
-    await host.send(type="rematch", version=host.state["version"])
+    await host.send(type="rematch", **ply(host.state, "rematch"))
     await expect_error(host, "match_in_play")
-    await host.send(type="leave", version=host.state["version"])
+    await host.send(type="leave", **ply(host.state, "leave"))
     await expect_error(host, "not_allowed")  # two seats: resign instead
     spectator = await Player.guest("watcher")
     await spectator.connect(room.code, token=room.token)
-    await spectator.send(type="resign", version=spectator.state["version"])
+    await spectator.send(type="resign", **ply(spectator.state, "resign"))
     await expect_error(spectator, "not_seated")
 
 

@@ -110,7 +110,7 @@ def test_profile_shows_matches_by_variant(client, make_user):
     room = services.create_room(
         actor=actor, name="pro", variant="babanuki", seat_count=2, mode="computer", rounds=1
     )
-    services.resign(room_id=room.pk, actor=actor, version=None)
+    services.resign(room_id=room.pk, actor=actor)
     client.force_login(user)
     text = client.get("/accounts/profile/").content.decode()
     assert "Babanuki" in text and f"/r/{room.code}/" in text and "lost" in text
@@ -128,9 +128,10 @@ def test_room_page_lists_each_rounds_loser_and_length(client, make_user):
         strike_limit=1,
     )
     while room.status != Room.Status.FINISHED:
+        room.refresh_from_db()
         state = selectors.snapshot(room.pk)["round"]["state"]
         if state["drawer"] == 0:
-            services.draw(room_id=room.pk, actor=actor, version=room.version, position=0)
+            services.draw(room_id=room.pk, actor=actor, position=0)
         else:
             services.computer_turn(room_id=room.pk, version=room.version)
         room.refresh_from_db()

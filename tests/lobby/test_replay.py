@@ -26,7 +26,7 @@ def finished_round(variant="old_maid", seats=2, **rules):
             break
         state = selectors.snapshot(room.pk)["round"]["state"]
         if state["drawer"] == 0:
-            services.draw(room_id=room.pk, actor=host, version=room.version, position=0)
+            services.draw(room_id=room.pk, actor=host, position=0)
         else:
             services.computer_turn(room_id=room.pk, version=room.version)
     return room, Round.objects.get(match__room=room)

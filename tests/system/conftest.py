@@ -6,7 +6,7 @@ import json
 
 from websockets.asyncio.client import connect
 
-from tests.support import needs_services  # noqa: F401 - re-exported
+from tests.support import needs_services, ply  # noqa: F401 - re-exported
 
 
 class Client:
@@ -67,7 +67,7 @@ async def play(clients, *, stop_after_draws=None, timeout=60):
             return lead
         if lead["round"]["over"] and clients[0].acted_on != lead["version"]:
             clients[0].acted_on = lead["version"]
-            await clients[0].send(type="next_round", version=lead["version"])
+            await clients[0].send(type="next_round", **ply(lead, "next_round"))
         for client in clients:
             s = client.state
             if (
@@ -76,5 +76,5 @@ async def play(clients, *, stop_after_draws=None, timeout=60):
                 and client.acted_on != s["version"]
             ):
                 client.acted_on = s["version"]
-                await client.send(type="draw", version=s["version"], position=0)
+                await client.send(type="draw", **ply(s, "draw"), position=0)
     raise AssertionError(f"no progress; last state {clients[0].state}")

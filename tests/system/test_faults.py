@@ -12,7 +12,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from tests.support import Server
+from tests.support import Server, ply
 from tests.system.conftest import needs_services
 from tests.system.private import (
     PrivatePostgres,
@@ -132,7 +132,7 @@ class Browser:
 
     async def draw(self) -> None:
         self.acted_on = self.state["version"]
-        await self.send(type="draw", version=self.state["version"], position=0)
+        await self.send(type="draw", **ply(self.state, "draw"), position=0)
 
 
 def browsers_at(room: dict, homes: list[Server]) -> list[Browser]:

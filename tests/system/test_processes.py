@@ -8,6 +8,7 @@ import pytest
 from games import services
 from games.models import Draw, Room
 from tests.games.conftest import make_session, make_user
+from tests.support import ply
 from tests.system.conftest import Client, needs_services, play
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
@@ -113,8 +114,8 @@ def test_the_same_draw_sent_to_two_processes_at_once_is_applied_once(servers):
             await Client(sessions[drawer_index]).connect(port, room.code)
             for port in (one.port, two.port)
         ]
-        version = tabs[0].state["version"]
-        await asyncio.gather(*(t.send(type="draw", version=version, position=0) for t in tabs))
+        at = ply(tabs[0].state, "draw")
+        await asyncio.gather(*(t.send(type="draw", **at, position=0) for t in tabs))
         replies = []
         for tab in tabs:
             for _ in range(3):

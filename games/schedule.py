@@ -1,0 +1,55 @@
+"""What the server owes a room by itself, and when: computer turns, covering a seat whose
+human stayed away, and ending a room nobody is at.
+
+One pure function of the room's state decides it. The driver sleeps until what it says,
+and every change stores its time as ``Room.due_at``, so the periodic sweep's query (rooms
+whose ``due_at`` has passed) asks exactly what the driver would do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+
+
+@dataclass(frozen=True)
+class Due:
+    """The next thing the server must do in a room: ``kind`` at ``at`` (seconds since the
+    epoch), planned against the room's ``version``."""
+
+    kind: str  # "computer_turn", "cover_seat" or "abandon"
+    at: float
+    version: int
+    seat: int | None = None
+
+
+def next_due(state: dict) -> Due | None:
+    """The server's next move in a room in ``state`` (``games.state.room_state``).
+
+    While no human is connected the server owes nothing but, after
+    ``ABANDON_AFTER_SECONDS``, ending the room: nobody is there to see computers play.
+    """
+    if state["room"]["status"] != "playing":
+        return None
+    version = state["version"]
+    if state["unattended_since"] is not None:
+        return Due("abandon", state["unattended_since"] + settings.ABANDON_AFTER_SECONDS, version)
+    due = [
+        Due("cover_seat", seat["away_since"] + settings.SEAT_GRACE_SECONDS, version, seat["index"])
+        for seat in state["seats"]
+        if seat["kind"] == "human"
+        and seat["away_since"] is not None
+        and not (seat["covered"] or seat["left"])
+    ]
+    rnd, match = state["round"], state["match"]
+    if rnd and not rnd["over"] and match and not match["over"]:
+        drawer = rnd["state"]["drawer"]
+        if played_by_computer(state["seats"][drawer]):
+            at = state["changed_at"] + settings.COMPUTER_DELAY_SECONDS
+            due.append(Due("computer_turn", at, version, drawer))
+    return min(due, key=lambda d: d.at) if due else None
+
+
+def played_by_computer(seat: dict) -> bool:
+    return seat["kind"] == "computer" or seat["covered"] or seat["left"]

@@ -1,0 +1,54 @@
+"""The only code that changes a room (DESIGN.md: one writer per room), one module per
+kind of change over one shared change helper (``change.py``):
+
+- ``rooms``: opening rooms, seats before the start, starting and dealing, abandonment;
+- ``play``: draws (human and computer), leaving and resigning;
+- ``presence``: connections, seats away and back, the computer covering a seat;
+- ``accounts``: a guest's games kept when they sign up.
+
+Callers use the names below (``services.draw(...)``); they are the services' whole
+public surface.
+"""
+
+from games.identity import Actor
+from games.services.accounts import claim_guest_games
+from games.services.play import computer_turn, draw, leave_match, resign
+from games.services.presence import (
+    connect,
+    cover_seat,
+    disconnect,
+    heartbeat,
+    sweep_stale_presences,
+    sweep_stale_watchers,
+)
+from games.services.rooms import (
+    abandon_room,
+    create_room,
+    join_room,
+    next_round,
+    rematch,
+    remove_player,
+    start_match,
+)
+
+__all__ = [
+    "Actor",
+    "abandon_room",
+    "claim_guest_games",
+    "computer_turn",
+    "connect",
+    "cover_seat",
+    "create_room",
+    "disconnect",
+    "draw",
+    "heartbeat",
+    "join_room",
+    "leave_match",
+    "next_round",
+    "rematch",
+    "remove_player",
+    "resign",
+    "start_match",
+    "sweep_stale_presences",
+    "sweep_stale_watchers",
+]

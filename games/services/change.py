@@ -1,0 +1,101 @@
+"""The one way to change a room, shared by every service.
+
+A change runs inside ``transaction.atomic()`` with the room's row locked, checks that the
+action answers the move the room is at (its *ply*: match, round and draw number), applies
+itself, and commits: the room's ``version`` moves on by one with a compare-and-swap (so
+the rule holds on SQLite too, where row locks do not exist), the server's next own move is
+planned (``Room.due_at``), and the new state is broadcast only after the commit.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from datetime import UTC, datetime
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import broadcast, rows, schedule
+from games.errors import ActionError
+from games.models import Room
+from games.state import room_state
+
+#: The fields of a ply, in order: an action names the move it answers with some of them.
+PLY_FIELDS = ("match", "round", "draw")
+
+
+class Change:
+    """The room, locked, inside a transaction; ``commit`` moves the version on."""
+
+    def __init__(self, room: Room):
+        self.room = room
+        #: The room's seats, latest match and its rounds, once read for this change
+        #: (``state.load``); the new state is built from them, as changed.
+        self.loaded: tuple | None = None
+        #: The state this change committed (set by ``commit``).
+        self.state: dict | None = None
+
+    def commit(self, event: dict | None = None) -> dict:
+        """Move the version on, plan the server's next move, and broadcast after the
+        commit. Returns the new state."""
+        room = self.room
+        before = room.version
+        room.version, room.updated_at = before + 1, timezone.now()
+        state = room_state(room, event, self.loaded)
+        due = schedule.next_due(state)
+        room.due_at = datetime.fromtimestamp(due.at, UTC) if due else None
+        fields = ["version", "status", "updated_at", "due_at", "unattended_since"]
+        if rows.update(room, fields, where={"version": before}) != 1:
+            room.version = before  # someone else changed the room first
+            raise ActionError("stale_version", _("The table changed before this action."))
+        transaction.on_commit(lambda: broadcast.room_changed(room.pk, state))
+        if room.listed:
+            transaction.on_commit(broadcast.lobby_changed)
+        self.state = state
+        return state
+
+
+@contextmanager
+def changing(room_id: int, version: object = None):
+    """A transaction holding the room's row lock, refusing a stale ``version`` (the
+    server's own moves name the version they were planned against)."""
+    version = _check_whole_number(version, "version")
+    with transaction.atomic():
+        room = rows.lock_room(room_id)  # with the live spectator count, for the new state
+        if room is None:
+            raise ActionError("not_allowed", _("This room does not exist."))
+        if version is not None and version != room.version:
+            raise ActionError("stale_version", _("The table has moved on."))
+        yield Change(room)
+
+
+def check_ply(at: dict | None, *, match=None, rnd=None, draws: int | None = None) -> None:
+    """Refuse an action made against another move than the one the room is at.
+
+    ``at`` holds what the player saw: the match number, the round number and the number
+    of draws made in that round (lichess's ply), each checked when given. Presence and
+    spectators never move these, so they never make a player's action stale. ``None``
+    (a caller inside the server) checks nothing.
+    """
+    if at is None:
+        return
+    now = {
+        "match": match.number if match is not None else None,
+        "round": rnd.number if rnd is not None else None,
+        "draw": draws,
+    }
+    for field in PLY_FIELDS:
+        if field in at and _check_whole_number(at[field], field) != now[field]:
+            raise ActionError(
+                "stale_version",
+                _("The table has moved on: that was meant for an earlier move."),
+            )
+
+
+def _check_whole_number(value: object, name: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ActionError("malformed", _("%(name)s must be a whole number.") % {"name": name})
+    return value

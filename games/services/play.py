@@ -1,0 +1,152 @@
+"""Draws (a human's or the computer's), the end of a round, and leaving or resigning a
+match. Computer seats are not a special path: they call the same draw."""
+
+from __future__ import annotations
+
+import random
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import rows
+from games.engine import RoundState, RulesError, arrange_after_own_draw, choose_position
+from games.errors import ActionError
+from games.identity import Actor
+from games.models import Draw, Match, Presence, Room, Round, Seat
+from games.services.attendance import note_attendance
+from games.services.change import Change, changing, check_ply
+from games.services.rooms import end_match, latest_match, require_seated
+from games.state import load, match_score
+
+_system_random = random.SystemRandom()
+
+
+def draw(*, room_id: int, actor: Actor, position: object, at: dict | None = None) -> Draw:
+    """A human draws the card at ``position`` of the giver's hand; ``at`` names the move
+    they saw (match, round and draw number)."""
+    if isinstance(position, bool) or not isinstance(position, int):
+        raise ActionError("malformed", _("position must be a whole number."))
+    with changing(room_id) as change:
+        match, rnd, state, seat = _playable(change, at, actor)
+        if not actor.controls(seat) or seat.left:
+            raise ActionError("not_your_turn", _("It is not your turn to draw."))
+        if seat.played_by_computer:
+            raise ActionError("not_your_turn", _("The computer is playing this seat."))
+        return _apply_draw(change, match, rnd, state, seat, position, by_computer=False)
+
+
+def computer_turn(*, room_id: int, version: int) -> dict | None:
+    """The computer draws for the current drawer, if the computer plays that seat.
+
+    Called by the driver with the version it planned against, so a computer never draws
+    twice for one turn: a second call for the same turn finds the version moved on.
+    Returns the new state, or None when the computer does not play the drawer's seat.
+    """
+    with changing(room_id, version) as change:
+        match, rnd, state, seat = _playable(change)
+        if not seat.played_by_computer:
+            return None
+        position = choose_position(state, _system_random)
+        _apply_draw(change, match, rnd, state, seat, position, by_computer=True)
+        return change.state
+
+
+def _playable(
+    change: Change, at: dict | None = None, actor: Actor | None = None
+) -> tuple[Match, Round, RoundState, Seat]:
+    """The match, round and round state to draw in, and the drawer's seat; refused for an
+    ``actor`` holding no seat, or a move other than ``at``."""
+    room = change.room
+    seats, match, rounds = change.loaded = load(room)
+    if actor is not None and not any(actor.controls(s) and not s.left for s in seats):
+        raise ActionError("not_seated", _("Only the players at this table may do that."))
+    if room.status == Room.Status.WAITING:
+        raise ActionError("not_started", _("The match has not started yet."))
+    if match is None or not rounds:
+        raise ActionError("not_started", _("The match has not started yet."))
+    rnd = rounds[-1]
+    state = RoundState.from_dict(rnd.state)
+    check_ply(at, match=match, rnd=rnd, draws=state.draws)
+    if match.finished_at is not None:
+        raise ActionError("match_over", _("The match is over."))
+    if state.over:
+        raise ActionError("round_over", _("The round is over."))
+    seat = next(s for s in seats if s.index == state.drawer)
+    return match, rnd, state, seat
+
+
+def _apply_draw(change, match, rnd, state, seat, position, *, by_computer) -> Draw:
+    try:
+        result = state.draw(position)
+    except RulesError as exc:
+        raise ActionError(
+            "bad_position", _("That card is not in the hand you are drawing from.")
+        ) from exc
+    level = change.room.computer_level if seat.played_by_computer else None
+    arrange_after_own_draw(state, result.drawer, _system_random, level)
+    row = Draw(
+        round=rnd,
+        number=result.number,
+        drawer=result.drawer,
+        giver=result.giver,
+        position=result.position,
+        card=result.card,
+        paired_with=result.paired_with or "",
+        finished=list(result.finished),
+        hand_after=state.hand(result.drawer),
+        by_computer=by_computer,
+    )
+    rows.insert(row)
+    rnd.state = state.to_dict()
+    fields = ["state"]
+    if state.over:
+        rnd.ranking, rnd.holder, rnd.finished_at = state.ranking, state.holder, timezone.now()
+        fields += ["ranking", "holder", "finished_at"]
+    rows.update(rnd, fields)
+    if state.over:
+        score = match_score(change.room, match, change.loaded[2])
+        if score.over:
+            end_match(change.room, match, score.winners(), score.losers())
+    change.commit({"kind": "draw", **result.as_dict(), "by_computer": by_computer})
+    return row
+
+
+def leave_match(*, room_id: int, actor: Actor, at: dict | None = None) -> None:
+    """With 3+ seats: the computer plays the leaver's seat for the rest of the match. The
+    leaver's open sockets get the spectator's view from the next state on."""
+    with changing(room_id) as change:
+        room = change.room
+        if room.seat_count < 3:
+            raise ActionError("not_allowed", _("With two seats, resign instead of leaving."))
+        if room.status != Room.Status.PLAYING:
+            raise ActionError("not_started", _("The match is not being played."))
+        mine = require_seated(room, actor)
+        check_ply(at, match=latest_match(room))
+        for seat in mine:
+            seat.left, seat.covered, seat.away_since = True, False, None
+            seat.save(update_fields=["left", "covered", "away_since"])
+        Presence.objects.filter(seat__in=mine).delete()
+        note_attendance(room)
+        if all(s.played_by_computer for s in room.seats.all()):
+            # The last human left: nobody is left to play for, so the match ends here.
+            end_match(room, latest_match(room), [], [], {"how": "everyone_left"})
+        change.commit({"kind": "seat_left", "seats": [s.index for s in mine]})
+
+
+def resign(*, room_id: int, actor: Actor, at: dict | None = None) -> None:
+    """With 2 seats: the match ends as a loss for the resigner."""
+    with changing(room_id) as change:
+        room = change.room
+        if room.seat_count != 2:
+            raise ActionError(
+                "not_allowed",
+                _("With three or more seats, leave instead: the computer takes over."),
+            )
+        if room.status != Room.Status.PLAYING:
+            raise ActionError("not_started", _("The match is not being played."))
+        seat = require_seated(room, actor)[0]
+        match = latest_match(room)
+        check_ply(at, match=match)
+        other = 1 - seat.index
+        end_match(room, match, [other], [seat.index], {"seat": seat.index, "how": "resign"})
+        change.commit({"kind": "resigned", "seat": seat.index})

@@ -1,0 +1,254 @@
+"""The one redaction function, case by case: who sees which hands, which faces of a drawn
+card, and which fields at all (an allow-list: nothing passes by default)."""
+
+import pytest
+
+from games.engine.view import seats_of, view_for
+from games.identity import Actor
+
+ANN, BOB, CAT = Actor(user_id=1), Actor(user_id=2), Actor(guest="g-cat")
+SPECTATOR = None
+
+HANDS = [["AS", "JK", "7D"], ["AH", "9C"], ["5S", "5H", "KD", "QC"]]
+
+
+def seat(index, *, user_id=None, guest="", kind="human", left=False, covered=False):
+    return {
+        "index": index,
+        "colour": ["red", "green", "yellow"][index],
+        "name": f"seat {index}",
+        "kind": kind,
+        "covered": covered,
+        "left": left,
+        "away": False,
+        "user_id": user_id,
+        "guest": guest,
+        "away_since": None,
+    }
+
+
+def state(*, mode="friends", seats=None, over=False, event=None, drawer=0, giver=2):
+    seats = seats or [seat(0, user_id=1), seat(1, user_id=2), seat(2, guest="g-cat")]
+    return {
+        "version": 7,
+        "room": {
+            "code": "ABCDEF",
+            "variant": "babanuki",
+            "variant_name": "Babanuki",
+            "mode": mode,
+            "status": "playing",
+            "seat_count": 3,
+            "options": {},
+            "rules": {"scoring": "points"},
+            "computer_level": "medium",
+            "listed": False,
+            "secret_server_field": "x",
+        },
+        "changed_at": 1.0,
+        "unattended_since": None,
+        "seats": seats,
+        "match": {
+            "number": 1,
+            "scoring": "points",
+            "scores": [0, 0, 0],
+            "standings": [0, 1, 2],
+            "over": False,
+            "winners": None,
+            "losers": None,
+            "ended_by": None,
+            "rounds": [],
+            "secret_server_field": "x",
+        },
+        "round": {
+            "number": 1,
+            "dealer": 2,
+            "state": {
+                "hands": HANDS,
+                "drawer": None if over else drawer,
+                "giver": None if over else giver,
+                "draws": 4,
+                "discards": [["3S", "3C"]],
+                "finish_order": [],
+                "removed": [],
+            },
+            "over": over,
+            "commitment": "c0ffee",
+            "seed": "5eed",
+            "dealt": [["2S"], ["2H"], ["2D"]],
+            "deal_version": 1,
+            "deal_start": 0,
+        },
+        "event": event,
+        "spectators": 2,
+    }
+
+
+DRAW = {
+    "kind": "draw",
+    "number": 4,
+    "drawer": 0,
+    "giver": 2,
+    "position": 1,
+    "card": "QC",
+    "paired_with": "",
+    "finished": [],
+    "next_giver": 0,
+    "next_drawer": 1,
+    "over": False,
+    "by_computer": False,
+    "hand_after": ["AS", "JK", "7D", "QC"],
+}
+PAIRED = {**DRAW, "card": "5H", "paired_with": "5S"}
+
+
+@pytest.mark.parametrize(
+    ("name", "st", "viewer", "you", "acting", "hands", "card"),
+    [
+        ("spectator", state(event=DRAW), SPECTATOR, [], None, [], None),
+        ("own seat, acting", state(), ANN, [0], 0, ["0"], None),
+        ("own seat, not acting", state(), BOB, [1], None, ["1"], None),
+        ("a guest's seat", state(), CAT, [2], None, ["2"], None),
+        ("drawer sees the drawn card", state(event=DRAW), ANN, [0], 0, ["0"], "QC"),
+        ("giver sees the drawn card", state(event=DRAW), CAT, [2], None, ["2"], "QC"),
+        ("a third seat does not", state(event=DRAW), BOB, [1], None, ["1"], None),
+        ("a pair is face up for all", state(event=PAIRED), SPECTATOR, [], None, [], "5H"),
+        (
+            "round over: all hands",
+            state(over=True, event=DRAW),
+            SPECTATOR,
+            [],
+            None,
+            ["0", "1", "2"],
+            "QC",
+        ),
+        ("round over: a player", state(over=True), BOB, [1], None, ["0", "1", "2"], None),
+        (
+            "same device, acting seat only",
+            state(mode="same_device", seats=[seat(i, user_id=1) for i in range(3)], drawer=1),
+            ANN,
+            [0, 1, 2],
+            1,
+            ["1"],
+            None,
+        ),
+        (
+            "same device, a computer's turn: no hand",
+            state(
+                mode="same_device",
+                seats=[seat(0, user_id=1), seat(1, user_id=1), seat(2, kind="computer")],
+                drawer=2,
+                giver=1,
+            ),
+            ANN,
+            [0, 1],
+            None,
+            [],
+            None,
+        ),
+        (
+            "same device, the drawn card for the acting drawer",
+            state(
+                mode="same_device",
+                seats=[seat(i, user_id=1) for i in range(3)],
+                event=DRAW,
+                drawer=1,
+                giver=0,
+            ),
+            ANN,
+            [0, 1, 2],
+            1,
+            ["1"],
+            None,
+        ),
+        (
+            "a seat that left is a spectator",
+            state(seats=[seat(0, user_id=1, left=True), seat(1, user_id=2), seat(2, guest="g")]),
+            ANN,
+            [],
+            None,
+            [],
+            None,
+        ),
+        (
+            "a seat given to someone else is not yours",
+            state(seats=[seat(0, user_id=9), seat(1, user_id=2), seat(2, guest="g")]),
+            ANN,
+            [],
+            None,
+            [],
+            None,
+        ),
+        (
+            "a covered seat shows its hand but does not act",
+            state(seats=[seat(0, user_id=1, covered=True), seat(1, user_id=2), seat(2)]),
+            ANN,
+            [0],
+            None,
+            ["0"],
+            None,
+        ),
+    ],
+)
+def test_view_for(name, st, viewer, you, acting, hands, card):
+    view = view_for(st, viewer)
+    assert view["you"] == you, name
+    assert view["acting"] == acting, name
+    assert sorted(view["round"]["hands"]) == hands, name
+    for key, hand in view["round"]["hands"].items():
+        assert hand == HANDS[int(key)]
+    event = view["event"]
+    if st["event"]:
+        assert event.get("card") == card, name
+        assert "paired_with" not in event and "hand_after" not in event
+    over = st["round"]["over"]
+    assert (view["round"]["seed"] is not None) == over
+    assert (view["round"]["dealt"] is not None) == over
+
+
+def test_only_named_fields_pass():
+    view = view_for(state(event=DRAW), BOB)
+    assert "secret_server_field" not in view["room"]
+    assert "secret_server_field" not in view["match"]
+    for meta in view["seats"]:
+        assert set(meta) == {
+            "index",
+            "colour",
+            "name",
+            "kind",
+            "covered",
+            "left",
+            "away",
+            "count",
+            "place",
+            "score",
+        }
+    assert set(view) == {
+        "type",
+        "version",
+        "room",
+        "you",
+        "acting",
+        "seats",
+        "match",
+        "round",
+        "event",
+        "spectators",
+    }
+    text = repr(view)
+    assert "g-cat" not in text and "user_id" not in text and "changed_at" not in text
+
+
+def test_nobody_acts_once_the_match_is_over():
+    st = state()
+    st["match"]["over"] = True
+    view = view_for(st, ANN)
+    assert view["acting"] is None
+    assert view["round"]["drawer"] is None and view["round"]["giver"] is None
+
+
+def test_seats_come_from_the_state_every_time():
+    st = state()
+    assert seats_of(st, ANN) == {0}
+    st["seats"][0]["user_id"] = 9  # the seat was freed and taken by someone else
+    assert seats_of(st, ANN) == frozenset()
+    assert view_for(st, ANN)["round"]["hands"] == {}

@@ -1,0 +1,206 @@
+"""Rooms end: a room nobody is connected to ends as abandoned, the last player leaving
+ends the match, one process sweeps at a time, the sweep asks exactly what the driver
+would do, and stale spectators are dropped and never counted."""
+
+import asyncio
+import contextlib
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.core.cache import cache
+from django.utils import timezone
+
+from games import driver, schedule, selectors, services
+from games.engine.view import view_for
+from games.models import Draw, Match, Presence, Room, Seat, Watcher
+from tests.games.conftest import Player, match_over
+from tests.games.test_table_seats import friends_room
+from tests.support import ply
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def fresh_lease():
+    cache.delete(driver.SWEEP_LEASE)
+    yield
+    cache.delete(driver.SWEEP_LEASE)
+
+
+async def test_a_room_nobody_is_at_ends_as_abandoned_and_watchers_see_it(settings):
+    settings.ABANDON_AFTER_SECONDS = 0.5
+    me = await Player.guest("me")
+    room = await database_sync_to_async(services.create_room)(
+        actor=me.actor, name="me", variant="babanuki", seat_count=3, mode="computer", rounds=1
+    )
+    await me.connect(room.code)
+    watcher = await Player.guest("watcher")
+    await watcher.connect(room.code, token=room.token)
+    await me.close()  # the only player goes; a spectator alone does not keep a room alive
+    ended = await watcher.until(match_over, timeout=15)
+    assert ended["match"]["ended_by"] == {"how": "abandoned"}
+    assert ended["acting"] is None and ended["round"]["drawer"] is None
+    assert ended["room"]["status"] == "finished"
+    stored = await database_sync_to_async(Room.objects.get)(pk=room.pk)
+    assert stored.status == Room.Status.FINISHED and stored.due_at is None
+    # Coming back later shows the same ending, with nothing to play.
+    again = Player(me.session_key, me.actor)
+    await again.connect(room.code)
+    assert again.state["match"]["ended_by"] == {"how": "abandoned"}
+    assert again.state["acting"] is None
+
+
+async def test_the_last_player_leaving_ends_the_match_for_everyone():
+    room, (a, b, c) = await friends_room("babanuki", 3, ["a", "b", "c"], rounds=1)
+    watcher = await Player.guest("watcher")
+    await watcher.connect(room.code, token=room.token)
+    await a.send(type="leave", **ply(a.state, "leave"))
+    await a.until(lambda s: s["seats"][0]["left"])
+    await b.send(type="leave", **ply(b.state, "leave"))
+    await b.until(lambda s: s["seats"][1]["left"])
+    await c.send(type="leave", **ply(c.state, "leave"))
+    for socket in (a, b, c, watcher):
+        ended = await socket.until(match_over)
+        assert ended["match"]["ended_by"] == {"how": "everyone_left"}
+        assert ended["acting"] is None and ended["you"] == []
+
+
+async def test_a_resignation_reaches_every_socket():
+    room, (host, friend) = await friends_room("babanuki", 2, ["host", "friend"], rounds=3)
+    watcher = await Player.guest("watcher")
+    await watcher.connect(room.code, token=room.token)
+    await friend.send(type="resign", **ply(friend.state, "resign"))
+    for socket in (host, friend, watcher):
+        ended = await socket.until(match_over)
+        assert ended["match"]["ended_by"] == {"seat": 1, "how": "resign"}
+        assert ended["acting"] is None and ended["round"]["drawer"] is None
+    # A draw after the end is refused and changes nothing.
+    await host.send(type="draw", **ply(host.state, "draw"), position=0)
+    error = await host.receive()
+    while error["type"] != "error":
+        error = await host.receive()
+    assert error["code"] == "match_over"
+
+
+async def until(condition, timeout: float = 180) -> None:
+    """Wait until ``condition()`` (a database read) holds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not await database_sync_to_async(condition)():
+        assert loop.time() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+
+
+def make_abandoned_rooms(count: int, host) -> None:
+    """Rooms whose players all left long ago (setting up the scene directly)."""
+    long_ago = timezone.now() - timedelta(hours=1)
+    rooms = Room.objects.bulk_create(
+        Room(
+            variant="babanuki",
+            seat_count=2,
+            mode="friends",
+            computer_level="medium",
+            status=Room.Status.PLAYING,
+            unattended_since=long_ago,
+            due_at=long_ago,
+            host_guest=host,
+        )
+        for _ in range(count)
+    )
+    Match.objects.bulk_create(
+        Match(room=room, number=1, rules={"scoring": "points"}, first_dealer=0) for room in rooms
+    )
+    Seat.objects.bulk_create(
+        Seat(room=room, index=i, guest=f"{host}-{i}", name="p", left=True)
+        for room in rooms
+        for i in range(2)
+    )
+    Room.objects.filter(pk__in=[r.pk for r in rooms]).update(updated_at=long_ago)
+
+
+async def test_past_500_abandoned_rooms_a_new_room_owing_a_move_is_still_resumed(settings):
+    settings.ABANDON_AFTER_SECONDS = 60
+    me = await Player.guest("me")
+    await database_sync_to_async(make_abandoned_rooms)(520, "someone")
+    room = await database_sync_to_async(services.create_room)(
+        actor=me.actor, name="me", variant="babanuki", seat_count=3, mode="computer", rounds=1
+    )
+    # The player is at the table, on a process that dies: its drivers are gone, its
+    # connection row stays fresh until the sweep finds it stale.
+    await me.connect(room.code)
+    state = me.state
+    if state["acting"] is not None:
+        await me.send(type="draw", **ply(state, "draw"), position=0)
+        await me.until(lambda s: s["acting"] is None)
+    # The process dies: its socket's task and its drivers are gone; no disconnect is
+    # recorded, so the player's connection row stays fresh for a while.
+    me.socket.future.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await me.socket.future
+    await driver.stop_all()
+    draws_before = await database_sync_to_async(Draw.objects.count)()
+    # Another process's sweeps: the 500 oldest due rooms first, then the rest.
+    for _ in range(3):
+        if room.pk in await driver.sweep_once(lease=False):
+            break
+        await until(
+            lambda: (
+                not Room.objects.filter(status=Room.Status.PLAYING).exclude(pk=room.pk).count()
+                > 520 - 500
+            )
+        )
+    await until(lambda: Draw.objects.count() > draws_before)
+    abandoned = await database_sync_to_async(
+        Room.objects.filter(status=Room.Status.FINISHED, matches__ended_by__how="abandoned").count
+    )()
+    assert abandoned > 0
+
+
+def test_the_sweep_asks_exactly_what_the_driver_would_do(settings):
+    """Every room's ``due_at`` is the time ``schedule.next_due`` gives for its state."""
+    settings.ABANDON_AFTER_SECONDS = 3600
+    actor = services.Actor(guest="g")
+    rooms = [
+        services.create_room(actor=actor, name="g", variant=v, seat_count=n, mode=mode, **extra)
+        for v, n, mode, extra in [
+            ("babanuki", 3, "computer", {"rounds": 1}),
+            ("old_maid", 2, "same_device", {"strike_limit": 1}),
+            ("babanuki", 4, "friends", {"rounds": 1}),
+        ]
+    ]
+    for room in rooms:
+        room.refresh_from_db()
+        due = schedule.next_due(selectors.snapshot(room.pk))
+        assert (room.due_at.timestamp() if room.due_at else None) == pytest.approx(
+            due.at if due else None
+        )
+    # A friends room waiting for players owes nothing; the others owe their abandonment
+    # (nobody has connected yet).
+    assert rooms[2].due_at is None
+    assert {schedule.next_due(selectors.snapshot(r.pk)).kind for r in rooms[:2]} == {"abandon"}
+
+
+async def test_one_process_sweeps_at_a_time():
+    assert await driver.sweep_once() == []  # took the lease: nothing due
+    second = await database_sync_to_async(driver._take_sweep_lease)()
+    assert second is False
+
+
+async def test_stale_watchers_are_removed_and_never_counted(settings):
+    room, (host, friend) = await friends_room("babanuki", 2, ["host", "friend"], rounds=1)
+
+    def leave_a_dead_watcher():
+        Watcher.objects.create(
+            room=room,
+            channel_name="dead.process!abc",
+            last_seen=timezone.now() - timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS + 5),
+        )
+
+    await database_sync_to_async(leave_a_dead_watcher)()
+    state = await database_sync_to_async(selectors.snapshot)(room.pk)
+    assert state["spectators"] == 0
+    assert view_for(state)["spectators"] == 0
+    await driver.sweep_once(lease=False)
+    assert not await database_sync_to_async(Watcher.objects.filter(room=room).exists)()
+    assert await database_sync_to_async(Presence.objects.filter(seat__room=room).count)() == 2

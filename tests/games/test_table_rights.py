@@ -1,0 +1,162 @@
+"""Seat rights come from the state with every message; an action's precondition is the
+move it answers, so presence never makes it stale; refusals cost no database read."""
+
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import override_settings
+
+from games import consumers, services
+from games.models import Draw, Room
+from tests.games.conftest import Player, match_over, play_to_match_end
+from tests.games.test_table_seats import friends_room
+from tests.support import ply
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def hands_shown(messages) -> set[str]:
+    """Every seat whose hand any in-play state among ``messages`` showed."""
+    return {
+        seat
+        for m in messages
+        if m["type"] == "state" and m["round"] and not m["round"]["over"]
+        for seat in m["round"]["hands"]
+    }
+
+
+async def test_a_removed_player_never_sees_the_next_holders_hand():
+    host, gone, newcomer = [await Player.user(n) for n in ("host", "gone", "newcomer")]
+    room = await database_sync_to_async(services.create_room)(
+        actor=host.actor, name="host", variant="babanuki", seat_count=2, mode="friends", rounds=1
+    )
+    await database_sync_to_async(services.join_room)(room_id=room.pk, actor=gone.actor, name="g")
+    await host.connect(room.code)
+    await gone.connect(room.code)  # this socket stays open throughout
+    assert gone.state["you"] == [1]
+    await database_sync_to_async(services.remove_player)(
+        room_id=room.pk, actor=host.actor, seat_index=1
+    )
+    freed = await gone.until(lambda s: s["seats"][1]["kind"] == "empty")
+    assert freed["you"] == []
+    await database_sync_to_async(services.join_room)(
+        room_id=room.pk, actor=newcomer.actor, name="n"
+    )
+    await newcomer.connect(room.code)
+    await host.send(type="start", fill=False)
+    await gone.until(lambda s: s["room"]["status"] == "playing")
+    await play_to_match_end(host, newcomer)
+    await gone.until(match_over)
+    later = gone.messages[gone.messages.index(freed) :]
+    assert all(m["you"] == [] for m in later if m["type"] == "state")
+    assert hands_shown(later) == set()
+
+
+async def test_a_player_who_leaves_gets_the_spectator_view_at_once():
+    room, (a, b, c) = await friends_room("babanuki", 3, ["a", "b", "c"], rounds=1)
+    await c.send(type="leave", **ply(c.state, "leave"))
+    left = await c.until(lambda s: s["seats"][2]["left"])
+    assert left["you"] == [] and left["acting"] is None
+    await play_to_match_end(a, b)
+    await c.until(match_over)
+    after = c.messages[c.messages.index(left) :]
+    assert all(m["you"] == [] for m in after if m["type"] == "state")
+    assert hands_shown(after) == set()
+    # Reconnecting gives the same view: the two paths agree.
+    again = Player(c.session_key, c.actor)
+    await again.connect(room.code)
+    assert again.state["you"] == []
+
+
+async def test_a_draw_made_while_another_seat_reconnects_is_applied():
+    room, (a, b, c) = await friends_room("babanuki", 3, ["a", "b", "c"], rounds=1)
+    drawer = next(p for p in (a, b, c) if p.state["acting"] is not None)
+    other = next(p for p in (a, b, c) if p is not drawer)
+    seen = drawer.state
+    # A friend's Wi-Fi blips: their seat goes away and comes back (two changes) ...
+    await other.close()
+    back = Player(other.session_key, other.actor)
+    await back.connect(room.code)
+    await drawer.until(lambda s: s["version"] >= seen["version"] + 2)
+    # ... and the draw the drawer chose on the table as it was still goes through.
+    await drawer.send(type="draw", **ply(seen, "draw"), position=0)
+    applied = await drawer.until(lambda s: s["event"] and s["event"]["kind"] == "draw")
+    assert applied["round"]["draws"] == seen["round"]["draws"] + 1
+    assert not [m for m in drawer.messages if m["type"] == "error"]
+    assert await database_sync_to_async(Draw.objects.filter(round__match__room=room).count)() == 1
+
+
+class CountingHops:
+    """Counts the consumer's trips to the database thread."""
+
+    def __init__(self):
+        self.calls = 0
+        self.real = consumers.database_sync_to_async
+
+    def __call__(self, *args, **kwargs):
+        self.calls += 1
+        return self.real(*args, **kwargs)
+
+
+async def test_refusals_and_sync_cost_no_database_read(monkeypatch):
+    room, (host, friend) = await friends_room("babanuki", 2, ["host", "friend"], rounds=1)
+    hops = CountingHops()
+    monkeypatch.setattr(consumers, "database_sync_to_async", hops)
+    frames = ["nonsense", '{"type": "fly", "ref": "x"}', "{}", json.dumps({"type": "sync"})]
+    for frame in frames * 5:
+        await host.socket.send_to(text_data=frame)
+    await host.send(type="ping", ref="end")
+    while (await host.receive()) != {"type": "pong", "ref": "end"}:
+        pass
+    snapshots = [m for m in host.messages if m["type"] == "state"]
+    assert snapshots[-1]["version"] == host.state["version"]
+    assert hops.calls == 0
+
+
+async def test_a_socket_that_keeps_sending_garbage_is_closed_and_others_play_on():
+    room, (host, friend) = await friends_room("babanuki", 2, ["host", "friend"], rounds=1)
+    watcher = await Player.guest("flood")
+    await watcher.connect(room.code, token=room.watch_token)
+    with override_settings(WS_INVALID_FRAME_LIMIT=30):
+        for _ in range(200):
+            await watcher.socket.send_to(text_data="{bad")
+        closed = None
+        while closed is None:
+            output = await watcher.socket.receive_output(timeout=10)
+            if output["type"] == "websocket.close":
+                closed = output
+    assert closed["code"] == 1008
+    # Every other socket of the process is answered and the game goes on.
+    await host.send(type="ping", ref="still-there")
+    while (await host.receive()).get("ref") != "still-there":
+        pass
+    await play_to_match_end(host, friend)
+    room = await database_sync_to_async(Room.objects.get)(pk=room.pk)
+    assert room.status == Room.Status.FINISHED
+
+
+async def test_refused_frames_echo_their_ref():
+    room, (host, friend) = await friends_room("babanuki", 2, ["host", "friend"], rounds=1)
+    cases = [
+        ('{"type": "fly", "ref": "u1"}', "unknown_action", "u1"),
+        ('{"type": "draw", "ref": "m1"}', "malformed", "m1"),
+        (json.dumps({"type": "ping", "ref": "t1", "pad": "x" * 3000}), "too_large", "t1"),
+    ]
+    for frame, code, ref in cases:
+        await host.socket.send_to(text_data=frame)
+        error = await host.receive()
+        while error["type"] != "error":
+            error = await host.receive()
+        assert (error["code"], error["ref"]) == (code, ref)
+    await asyncio.sleep(1.05)  # a new second for the rate limit
+    for n in range(25):
+        await host.send(type="ping", ref=f"r{n}")
+    limited = []
+    for _ in range(25):
+        message = await host.receive()
+        if message["type"] == "error":
+            limited.append(message)
+    assert limited and all(e["code"] == "rate_limited" for e in limited)
+    assert {e["ref"] for e in limited} <= {f"r{n}" for n in range(25)} and limited[0]["ref"]
