@@ -14,7 +14,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import selectors, services
-from games.engine import deal_start_offset, get_variant
 from games.errors import ActionError
 from games.identity import actor_from_request
 from games.labels import VARIANT_NAMES
@@ -119,7 +118,10 @@ def replay(request, replay_id: str):
         "dealt": rnd.dealt,
         "removed": rnd.removed,
         "ranking": rnd.ranking,
-        "deal_offset": deal_start_offset(get_variant(room.variant), room.seat_count),
+        # The deal record stored with the round: verify.js recomputes the deal by it,
+        # never by today's dealing tables.
+        "deal_version": rnd.deal_version,
+        "deal_start": rnd.deal_start,
         "steps": replay_steps(rnd),
     }
     return render(request, "lobby/replay.html", {"room": room, "round": rnd, "replay": data})

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Make sure Debian's Chromium is installed for the Playwright browser tests, with CJK
-# fonts so that screenshots of the Japanese and Chinese pages can be read.
+# fonts so that screenshots of the Japanese and Chinese pages can be read, and node, which
+# runs static/js/verify.js against the Python reference (tests/js/test_verify_js.py).
 set -euo pipefail
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 [ -d /usr/share/fonts/opentype/noto ] || missing+=(fonts-noto-cjk)
+command -v node >/dev/null || missing+=(nodejs)
 if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   as_root apt-get update -qq
   as_root apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 echo "browser: $(chromium --version)"
+echo "node: $(node --version)"

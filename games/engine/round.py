@@ -2,7 +2,8 @@
 
 A ``RoundState`` is plain data plus the rules; it does no I/O and draws no randomness of
 its own. Randomness (the shuffle before the deal, hand shuffles) comes from the
-``random.Random`` that a caller passes in.
+``random.Random`` that a caller passes in. The site's verifiable deals are built in
+``seeded`` on top of ``from_hands``; this module knows nothing of them.
 """
 
 from __future__ import annotations
@@ -164,21 +165,6 @@ class RoundState:
         first = (dealer + deal_offset) % players
         hands = deal_cards(cards, players, first)
         return cls.from_hands(variant, hands, dealer, options, removed=removed)
-
-    @classmethod
-    def deal_from_seed(
-        cls,
-        variant: str | Variant,
-        players: int,
-        dealer: int,
-        seed: bytes,
-        options: dict | Options | None = None,
-        **kwargs,
-    ) -> RoundState:
-        """The verifiable deal: ``deal`` with the randomness of ``seeded.SeededRandom``."""
-        from .seeded import SeededRandom
-
-        return cls.deal(variant, players, dealer, SeededRandom(seed), options, **kwargs)
 
     # -- what anyone may ask --------------------------------------------------------
 

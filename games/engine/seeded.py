@@ -3,42 +3,39 @@
 A deal's randomness is a stream of 32-bit numbers: block ``i`` (counting from 0) is
 SHA-256(seed || i as 4 bytes big-endian), read as eight big-endian 32-bit numbers. A
 number below ``n`` is drawn by rejection: take the next number ``x`` until
-``x < 2**32 - 2**32 % n``, then use ``x % n``. The deck, in its canonical order, is
-shuffled by Fisher-Yates from the last position down: for ``i`` from ``len - 1`` to 1,
-swap positions ``i`` and ``uniform(i + 1)``. Nothing else is random, so the same seed
-always gives the same deal, in Python here and in the browser with Web Crypto.
+``x < 2**32 - 2**32 % n``, then use ``x % n``. Nothing else is random, so the same seed
+always gives the same deal, in Python here and in the browser with Web Crypto
+(``static/js/verify.js``).
+
+How a seed becomes hands is versioned. Every round stores its **deal record**: the
+algorithm's version and the seat that received the first card. A deal is recomputed
+from that record, never from today's dealing tables (``dealing.MEASURED_FAIR_STARTS``),
+so changing those tables, or adding a new version, never turns an old round into "not
+verified". A version, once released, never changes: ``tests/engine/test_seeded.py`` pins
+each variant's version-1 deal of one seed.
+
+Version 1: shuffle the variant's deck in its canonical order by Fisher-Yates from the
+last position down (for ``i`` from ``len - 1`` to 1, swap positions ``i`` and
+``below(i + 1)``); set aside the unseen card (Jiji-nuki: the last card; Old Maid: the
+last queen); deal the rest one card at a time clockwise from the record's start seat.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from .cards import rank
+from .dealing import deal_cards, deal_start_offset
+from .options import Options
+from .round import RoundState
+from .variants import Variant, get_variant
+
 SEED_BYTES = 32
-#: The seed-to-deal algorithm dealt today (stored on every round with its start).
+
+#: The version new rounds are dealt with (stored on each round as ``deal_version``).
 DEAL_VERSION = 1
-
-
-@dataclass(frozen=True)
-class DealRecord:
-    """What verifying a deal needs besides the seed: the algorithm's version and the seat
-    that received the first card."""
-
-    version: int
-    start: int
-
-
-def new_deal(variant, players: int, dealer: int, seed: bytes, options=None):
-    """Today's deal for a new round, and its record."""
-    from .dealing import deal_start_offset
-    from .round import RoundState
-    from .variants import get_variant
-
-    v = get_variant(variant) if isinstance(variant, str) else variant
-    offset = deal_start_offset(v, players)
-    state = RoundState.deal(v, players, dealer, SeededRandom(seed), options, deal_offset=offset)
-    return state, DealRecord(DEAL_VERSION, (dealer + offset) % players)
 
 
 def commitment(seed: bytes) -> str:
@@ -78,6 +75,103 @@ class SeededRandom:
             items[i], items[j] = items[j], items[i]
 
 
+@dataclass(frozen=True)
+class DealRecord:
+    """What a round stores so that its deal can be recomputed forever.
+
+    ``version``: the seed-to-deal algorithm (``DEAL_VERSION`` when dealt). ``start``: the
+    seat that received the first card (a seat number, not an offset from the dealer).
+    A later version that deals given per-seat counts adds its counts here.
+    """
+
+    version: int
+    start: int
+
+
+class UnknownDealVersion(ValueError):
+    """A deal record names a version this code does not know."""
+
+
+def _deal_v1(variant: Variant, players: int, seed: bytes, record: DealRecord):
+    """Version 1 (module docstring): returns the dealt hands and the cards set aside."""
+    rng = SeededRandom(seed)
+    cards = list(variant.deck)
+    rng.shuffle(cards)
+    removed: list[str] = []
+    for _ in range(variant.removed_unseen):
+        pool = [
+            i
+            for i, c in enumerate(cards)
+            if not variant.removed_unseen_ranks or rank(c) in variant.removed_unseen_ranks
+        ]
+        removed.append(cards.pop(pool[-1]))
+    return deal_cards(cards, players, record.start), removed
+
+
+#: Every version this code can recompute: version -> (variant, players, seed, record) ->
+#: (dealt hands, cards set aside). Never change an entry; add a new version instead.
+DEALS: dict[int, Callable[[Variant, int, bytes, DealRecord], tuple[list, list]]] = {
+    1: _deal_v1,
+}
+
+
+def _check_record(record: DealRecord, players: int) -> None:
+    version, start = record.version, record.start
+    if not isinstance(version, int) or isinstance(version, bool) or version not in DEALS:
+        known = ", ".join(map(str, DEALS))
+        raise UnknownDealVersion(f"unknown deal version {version!r}; known: {known}")
+    if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < players:
+        raise ValueError(f"the deal's start must be a seat from 0 to {players - 1}, not {start!r}")
+
+
+def deal_from_seed(
+    variant: str | Variant,
+    players: int,
+    dealer: int,
+    seed: bytes,
+    options: dict | Options | None = None,
+    *,
+    version: int,
+    start: int,
+) -> RoundState:
+    """The round dealt from ``seed`` by the deal record (``version``, ``start``).
+
+    An unknown version raises ``UnknownDealVersion``; a bad seed, start, variant, player
+    count or dealer raises ``ValueError``.
+    """
+    variant = get_variant(variant)
+    variant.check_players(players)
+    record = DealRecord(version=version, start=start)
+    _check_record(record, players)
+    hands, removed = DEALS[version](variant, players, seed, record)
+    return RoundState.from_hands(variant, hands, dealer, options, removed=removed)
+
+
+def new_deal(
+    variant: str | Variant,
+    players: int,
+    dealer: int,
+    seed: bytes,
+    options: dict | Options | None = None,
+) -> tuple[RoundState, DealRecord]:
+    """A new round's deal by today's rules, and the record to store with it.
+
+    Today's rules: ``DEAL_VERSION``, starting at the seat that the variant's deal
+    (``dealing.deal_start_offset``) gives, counted clockwise from the dealer.
+    """
+    variant = get_variant(variant)
+    variant.check_players(players)
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
+        raise ValueError(f"the dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
+    record = DealRecord(
+        version=DEAL_VERSION, start=(dealer + deal_start_offset(variant, players)) % players
+    )
+    state = deal_from_seed(
+        variant, players, dealer, seed, options, version=record.version, start=record.start
+    )
+    return state, record
+
+
 def verify(
     *,
     variant: str,
@@ -87,16 +181,28 @@ def verify(
     commitment_hex: str,
     dealt: list[list[str]],
     removed: list[str],
+    deal_version: int,
+    deal_start: int,
     options: dict | None = None,
 ) -> bool:
-    """True when the revealed seed matches the commitment and recomputes this deal."""
-    from .round import RoundState
+    """True when the revealed seed matches the commitment and, dealt by the round's stored
+    deal record (``deal_version``, ``deal_start``), recomputes this deal.
 
+    Never raises: anything that does not check out (an unknown version, a bad seed or
+    start, an unknown variant) is simply not verified.
+    """
+    if not isinstance(seed_hex, str):
+        return False
     try:
         seed = bytes.fromhex(seed_hex)
     except ValueError:
         return False
     if len(seed) != SEED_BYTES or commitment(seed) != commitment_hex:
         return False
-    again = RoundState.deal_from_seed(variant, players, dealer, seed, options)
+    try:
+        again = deal_from_seed(
+            variant, players, dealer, seed, options, version=deal_version, start=deal_start
+        )
+    except ValueError:
+        return False
     return again.dealt == dealt and list(again.removed) == list(removed)

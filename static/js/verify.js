@@ -1,9 +1,14 @@
-// Recomputes a round's deal from its revealed seed in the browser (Web Crypto), exactly as
-// docs/fairness.md ("Verifiable deals") and games/engine/seeded.py describe it.
+// Recomputes a round's deal from its revealed seed (Web Crypto), exactly as
+// docs/fairness.md ("Verifiable deals") and games/engine/seeded.py describe it. The deal
+// is recomputed by the round's stored deal record (version and first seat dealt to),
+// never by today's dealing tables. No DOM: it runs in a page and under node alike
+// (tests/js/verify_cases.mjs checks it against the Python reference).
 
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const SKAT = ["7", "8", "9", "10", "J", "Q", "K", "A"];
 const SUITS = ["S", "H", "D", "C"];
+// Players allowed per variant (games/engine/variants.py).
+const PLAYERS = { babanuki: [2, 8], jijinuki: [3, 8], old_maid: [2, 8], schwarzer_peter: [2, 8] };
 
 function canonicalDeck(variant) {
   if (variant === "schwarzer_peter") {
@@ -15,14 +20,14 @@ function canonicalDeck(variant) {
 }
 
 function hexToBytes(hex) {
-  if (!/^([0-9a-f]{2})+$/i.test(hex)) return null;
+  if (typeof hex !== "string" || !/^([0-9a-f]{2})+$/i.test(hex)) return null;
   return new Uint8Array(hex.match(/../g).map((h) => parseInt(h, 16)));
 }
 
 const toHex = (bytes) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 
 async function sha256(bytes) {
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", bytes));
 }
 
 // The seed's 32-bit numbers: block i is SHA-256(seed || i as 4 bytes big-endian).
@@ -51,7 +56,9 @@ async function below(nextNumber, n) {
   }
 }
 
-export async function recomputeDeal({ variant, players, dealer, seed, dealOffset }) {
+// Version 1: Fisher-Yates from the last position down; set aside Jiji-nuki's last card or
+// Old Maid's last queen; deal the rest one at a time clockwise from the start seat.
+async function dealV1({ variant, players, seed, start }) {
   const next = await numberStream(seed);
   const cards = canonicalDeck(variant);
   for (let i = cards.length - 1; i > 0; i--) {
@@ -65,20 +72,39 @@ export async function recomputeDeal({ variant, players, dealer, seed, dealOffset
     removed.push(cards.splice(last, 1)[0]);
   }
   const hands = Array.from({ length: players }, () => []);
-  const first = (dealer + dealOffset) % players;
-  cards.forEach((card, i) => hands[(first + i) % players].push(card));
+  cards.forEach((card, i) => hands[(start + i) % players].push(card));
   return { hands, removed };
 }
 
+// Every deal version this page can recompute (seeded.DEALS). A version never changes.
+const DEALS = new Map([[1, dealV1]]);
+
+const isSeat = (n, players) => Number.isInteger(n) && n >= 0 && n < players;
+
+// The hands and set-aside cards that this seed deals by this deal record, or null when
+// the record cannot be recomputed (an unknown version or variant, a bad count or seat).
+export async function recomputeDeal({ variant, players, dealer, seed, version, start }) {
+  const range = Object.hasOwn(PLAYERS, variant) ? PLAYERS[variant] : null;
+  if (!range || !Number.isInteger(players) || players < range[0] || players > range[1]) {
+    return null;
+  }
+  if (!Number.isInteger(version) || !DEALS.has(version)) return null;
+  if (!isSeat(start, players) || !isSeat(dealer, players)) return null;
+  return DEALS.get(version)({ variant, players, seed, start });
+}
+
+// "verified", "failed" (anything that does not check out, an unknown version included)
+// or "unsupported" (no Web Crypto here).
 export async function verifyDeal(data) {
-  if (!window.crypto || !crypto.subtle) return "unsupported";
-  const seed = hexToBytes(data.seed || "");
+  if (!globalThis.crypto || !globalThis.crypto.subtle) return "unsupported";
+  const seed = hexToBytes(data.seed);
   if (!seed || seed.length !== 32) return "failed";
   if (toHex(await sha256(seed)) !== data.commitment) return "failed";
   const deal = await recomputeDeal({
     variant: data.variant, players: data.players, dealer: data.dealer, seed,
-    dealOffset: data.deal_offset,
+    version: data.deal_version, start: data.deal_start,
   });
+  if (!deal) return "failed";
   const same = JSON.stringify(deal.hands) === JSON.stringify(data.dealt)
     && JSON.stringify(deal.removed) === JSON.stringify(data.removed);
   return same ? "verified" : "failed";

@@ -1,18 +1,34 @@
-"""Verifiable deals: the documented seed-to-deal algorithm, its commitment and checks."""
+"""Verifiable deals: the documented seed-to-deal algorithm, its versioned deal record,
+its commitment and checks."""
 
+import ast
+import hashlib
+import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from games.engine import RoundState
-from games.engine.seeded import SEED_BYTES, SeededRandom, commitment, numbers, verify
+from games.engine import RoundState, deal_start_offset, get_variant
+from games.engine.seeded import (
+    DEAL_VERSION,
+    SEED_BYTES,
+    DealRecord,
+    SeededRandom,
+    UnknownDealVersion,
+    commitment,
+    deal_from_seed,
+    new_deal,
+    numbers,
+    verify,
+)
 
 SEED = bytes(range(32))  # the worked example in docs/fairness.md
 
 
 def test_the_worked_example_in_the_docs():
     assert commitment(SEED) == "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
-    state = RoundState.deal_from_seed("jijinuki", 3, 0, SEED)
+    state = deal_from_seed("jijinuki", 3, 0, SEED, version=1, start=1)
     assert state.removed == ("9H",)
     assert [h[:5] for h in state.dealt] == [
         ["9S", "4C", "KS", "10H", "QC"],
@@ -21,9 +37,55 @@ def test_the_worked_example_in_the_docs():
     ]
 
 
-def test_the_number_stream_is_sha256_in_counter_mode():
-    import hashlib
+# Version 1, once released, never changes: old rounds are verified with it forever. If one
+# of these fails, the change belongs in a new version (seeded.DEALS), not in version 1.
+@pytest.mark.parametrize(
+    ("variant", "players", "start", "digest"),
+    [
+        ("babanuki", 4, 1, "e0c00d534e275abf514c7bdcfe3435f478ed3a45773bb6394da1cfec867ff2b4"),
+        ("jijinuki", 5, 3, "11172498c30f4347ef096da07bb997d4377510f592c26b1f83fc3067d1aa92d2"),
+        ("old_maid", 3, 2, "467fec593cd0a65e7e34c4baff37cb591c28f15a19121212a45a55b14f68ce1e"),
+        (
+            "schwarzer_peter",
+            6,
+            5,
+            "b1498f5d06eb478b950d1415adbff8f23d1b3f0072c8b47f0911801fb54ec8a5",
+        ),
+    ],
+)
+def test_version_1_deals_are_pinned(variant, players, start, digest):
+    state = deal_from_seed(variant, players, 0, SEED, version=1, start=start)
+    dealt = json.dumps([state.dealt, list(state.removed)]).encode()
+    assert hashlib.sha256(dealt).hexdigest() == digest
 
+
+@pytest.mark.parametrize("variant", ["babanuki", "jijinuki", "old_maid", "schwarzer_peter"])
+@pytest.mark.parametrize("players", [3, 5, 8])
+def test_version_1_is_the_deal_the_fairness_simulator_measures(variant, players):
+    dealer = players - 1
+    for start in range(players):
+        offset = (start - dealer) % players
+        rng = SeededRandom(SEED)
+        simulated = RoundState.deal(variant, players, dealer, rng, deal_offset=offset)
+        site = deal_from_seed(variant, players, dealer, SEED, version=1, start=start)
+        assert site.dealt == simulated.dealt and site.removed == simulated.removed
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"), [("babanuki", 2), ("jijinuki", 7), ("old_maid", 6)]
+)
+def test_a_new_deal_records_todays_version_and_start(variant, players):
+    dealer = 1
+    state, record = new_deal(variant, players, dealer, SEED, {"same_colour_pairs": True})
+    offset = deal_start_offset(get_variant(variant), players)
+    assert record == DealRecord(version=DEAL_VERSION, start=(dealer + offset) % players)
+    again = deal_from_seed(variant, players, dealer, SEED, version=1, start=record.start)
+    assert state.dealt == again.dealt and state.removed == again.removed
+    assert state.options.same_colour_pairs and state.dealer == dealer
+    assert sum(map(len, state.dealt)) == get_variant(variant).deck_size
+
+
+def test_the_number_stream_is_sha256_in_counter_mode():
     first_block = hashlib.sha256(SEED + (0).to_bytes(4, "big")).digest()
     stream = numbers(SEED)
     assert [next(stream) for _ in range(8)] == [
@@ -38,19 +100,26 @@ def test_draws_below_n_are_uniform():
     assert all(9_400 < c < 10_600 for c in counts.values())
 
 
-def test_a_deal_verifies_and_tampering_does_not():
+def good_record(variant="babanuki", players=4, dealer=2, start=3):
     seed = bytes(SEED_BYTES)
-    state = RoundState.deal_from_seed("babanuki", 4, 2, seed)
-    good = {
-        "variant": "babanuki",
-        "players": 4,
-        "dealer": 2,
+    state = deal_from_seed(variant, players, dealer, seed, version=1, start=start)
+    return state, {
+        "variant": variant,
+        "players": players,
+        "dealer": dealer,
         "seed_hex": seed.hex(),
         "commitment_hex": commitment(seed),
         "dealt": state.dealt,
-        "removed": [],
+        "removed": list(state.removed),
+        "deal_version": 1,
+        "deal_start": start,
     }
+
+
+def test_a_deal_verifies_and_tampering_does_not():
+    state, good = good_record()
     assert verify(**good)
+    seed = bytes.fromhex(good["seed_hex"])
     other = bytes([1]) + seed[1:]
     assert not verify(**{**good, "seed_hex": other.hex()})  # another seed
     assert not verify(**{**good, "seed_hex": other.hex(), "commitment_hex": commitment(other)})
@@ -60,7 +129,61 @@ def test_a_deal_verifies_and_tampering_does_not():
     assert not verify(**{**good, "seed_hex": "zz"})
 
 
+def test_verification_uses_the_stored_start_not_todays_table():
+    """An old round dealt from another start than today's table gives still verifies with
+    its own record, and would not with today's start."""
+    dealer, players = 0, 2
+    today = (dealer + deal_start_offset(get_variant("babanuki"), players)) % players
+    old_start = (today + 1) % players
+    _state, old = good_record("babanuki", players, dealer, old_start)
+    assert verify(**old)
+    assert not verify(**{**old, "deal_start": today})
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"deal_version": 2},
+        {"deal_version": 0},
+        {"deal_version": "1"},
+        {"deal_version": None},
+        {"deal_version": True},
+        {"deal_start": 4},
+        {"deal_start": -1},
+        {"deal_start": None},
+        {"deal_start": "3"},
+        {"variant": "snap"},
+        {"players": 99},
+        {"dealer": 9},
+        {"seed_hex": None},
+        {"commitment_hex": None},
+    ],
+)
+def test_a_record_that_does_not_check_out_is_not_verified_and_never_raises(change):
+    _state, good = good_record()
+    assert not verify(**{**good, **change})
+
+
+def test_an_unknown_version_is_a_clear_error_when_dealing():
+    with pytest.raises(UnknownDealVersion, match="unknown deal version 7; known: 1"):
+        deal_from_seed("babanuki", 4, 0, SEED, version=7, start=0)
+    with pytest.raises(ValueError, match="start must be a seat from 0 to 3"):
+        deal_from_seed("babanuki", 4, 0, SEED, version=1, start=4)
+
+
 @pytest.mark.parametrize("seed", [b"short", "a" * 32, bytes(33)])
 def test_seeds_are_32_bytes(seed):
     with pytest.raises(ValueError):
         SeededRandom(seed)
+
+
+def test_the_round_does_not_import_the_seeded_deal():
+    """seeded depends on round, never the other way round (no import circle)."""
+    source = Path(__file__).resolve().parents[2] / "games" / "engine" / "round.py"
+    imported = set()
+    for node in ast.walk(ast.parse(source.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            imported.add(node.module)
+        elif isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+    assert not {m for m in imported if m and "seeded" in m}

@@ -7,7 +7,7 @@ from channels.db import database_sync_to_async
 
 from games import services
 from games.engine import seeded
-from games.models import Draw, Room
+from games.models import Draw, Room, Round
 from tests.games.conftest import Player, match_over, my_turn, play_to_match_end
 from tests.support import ply
 
@@ -34,8 +34,14 @@ async def test_versus_computer_to_the_match_end_then_rematch():
     # The deal is committed to before the first draw; its seed stays secret.
     assert len(me.state["round"]["commitment"]) == 64 and me.state["round"]["seed"] is None
     final = await play_to_match_end(me)
-    # Once over, the revealed seed recomputes the deal and matches the commitment.
+    # Once over, the revealed seed recomputes the deal (by the round's stored deal record)
+    # and matches the commitment.
     rnd = final["round"]
+    record = await database_sync_to_async(
+        lambda: Round.objects.values("deal_version", "deal_start").get(
+            match__room=room, match__number=1, number=rnd["number"]
+        )
+    )()
     assert seeded.verify(
         variant="babanuki",
         players=4,
@@ -45,6 +51,7 @@ async def test_versus_computer_to_the_match_end_then_rematch():
         dealt=rnd["dealt"],
         removed=rnd["removed"],
         options=final["room"]["options"],
+        **record,
     )
     assert len(final["match"]["rounds"]) == 3
     assert sorted(final["match"]["scores"]) != [0, 0, 0, 0]

@@ -1,16 +1,25 @@
 """Replays: finished rounds are shareable by their unguessable link; rounds in play are
 never revealed; the replayed steps reproduce every stored draw and the result."""
 
+import json
+import re
+
 import pytest
 
 from games import selectors, services
+from games.engine import deal_start_offset, get_variant, seeded
 from games.models import Room, Round
 from games.replay import ReplayMismatch, replay_steps
 
 pytestmark = pytest.mark.django_db
 
 
-def finished_round(variant="old_maid", seats=2, **rules):
+def finished_round(variant="old_maid", seats=2, *, old_deal=False, **rules):
+    """A room versus the computer played to the end of its one round.
+
+    ``old_deal``: before any draw, deal the round again from its seed through the engine,
+    starting one seat after the start today's dealing table gives, and store it with that
+    deal record: a round dealt long ago, before the table changed."""
     host = services.Actor(guest="replayer")
     room = services.create_room(
         actor=host,
@@ -20,6 +29,9 @@ def finished_round(variant="old_maid", seats=2, **rules):
         mode="computer",
         **(rules or {"strike_limit": 1}),
     )
+    if old_deal:
+        rnd = Round.objects.get(match__room=room)
+        redeal(rnd, (todays_start(room, rnd) + 1) % seats)
     while True:
         room.refresh_from_db()
         if room.status == Room.Status.FINISHED:
@@ -30,6 +42,60 @@ def finished_round(variant="old_maid", seats=2, **rules):
         else:
             services.computer_turn(room_id=room.pk, version=room.version)
     return room, Round.objects.get(match__room=room)
+
+
+def todays_start(room, rnd) -> int:
+    """The seat today's dealing table would deal this round's first card to."""
+    offset = deal_start_offset(get_variant(room.variant), room.seat_count)
+    return (rnd.dealer + offset) % room.seat_count
+
+
+def redeal(rnd, start: int) -> None:
+    """Deal a round not yet played again from its own seed, starting at seat ``start``."""
+    room = rnd.match.room
+    state = seeded.deal_from_seed(
+        room.variant,
+        room.seat_count,
+        rnd.dealer,
+        bytes.fromhex(rnd.seed),
+        room.options,
+        version=1,
+        start=start,
+    )
+    Round.objects.filter(pk=rnd.pk).update(
+        deal_version=1,
+        deal_start=start,
+        dealt=state.dealt,
+        removed=list(state.removed),
+        state=state.to_dict(),
+    )
+
+
+def replay_data(client, rnd) -> dict:
+    """The data the replay page hands to replay.js and verify.js."""
+    response = client.get(f"/replay/{rnd.replay_id}/")
+    assert response.status_code == 200
+    found = re.search(
+        r'<script id="replay-data" type="application/json">(.*?)</script>',
+        response.content.decode(),
+        re.S,
+    )
+    return json.loads(found.group(1))
+
+
+def verify_page_data(data: dict) -> bool:
+    return seeded.verify(
+        variant=data["variant"],
+        players=data["players"],
+        dealer=data["dealer"],
+        seed_hex=data["seed"],
+        commitment_hex=data["commitment"],
+        dealt=data["dealt"],
+        removed=data["removed"],
+        deal_version=data["deal_version"],
+        deal_start=data["deal_start"],
+        options=data["options"],
+    )
 
 
 @pytest.mark.parametrize(
@@ -100,3 +166,36 @@ def test_room_page_links_each_finished_round_to_its_replay(client):
     session.save()
     text = client.get(f"/r/{room.code}/").content.decode()
     assert f"/replay/{rnd.replay_id}/" in text
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats", "rules"),
+    [
+        ("babanuki", 2, {"rounds": 1}),
+        ("jijinuki", 3, {"rounds": 1}),
+        ("old_maid", 2, {"strike_limit": 1}),
+        ("schwarzer_peter", 3, {"strike_limit": 1, "options": {"same_colour_pairs": True}}),
+    ],
+)
+def test_the_replay_page_gives_the_deal_record_the_round_stored(client, variant, seats, rules):
+    room, rnd = finished_round(variant, seats, **rules)
+    data = replay_data(client, rnd)
+    assert data["deal_version"] == rnd.deal_version == seeded.DEAL_VERSION
+    assert data["deal_start"] == rnd.deal_start == todays_start(room, rnd)
+    assert "deal_offset" not in data
+    assert verify_page_data(data)
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats", "rules"),
+    [("babanuki", 2, {"rounds": 1}), ("old_maid", 3, {"strike_limit": 1})],
+)
+def test_an_old_round_dealt_from_another_start_still_verifies(client, variant, seats, rules):
+    """Old rounds still verify after the dealing table changes: the page hands out the
+    start the round stored, and the deal checks out by it (and not by today's start)."""
+    room, rnd = finished_round(variant, seats, old_deal=True, **rules)
+    assert rnd.deal_start != todays_start(room, rnd)
+    data = replay_data(client, rnd)
+    assert data["deal_start"] == rnd.deal_start
+    assert verify_page_data(data)
+    assert not verify_page_data({**data, "deal_start": todays_start(room, rnd)})

@@ -1,0 +1,159 @@
+"""static/js/verify.js, run under node, agrees with the Python reference
+(games/engine/seeded.py) on every variant, several player counts, same-colour pairs,
+deals from another start than today's table gives, and deals that must not verify: a
+swapped card, a changed seed, a wrong commitment, a wrong start, an unknown version."""
+
+import hashlib
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from games.engine import deal_start_offset, get_variant, seeded
+from tests.conftest import REQUIRE_SERVICES
+
+ROOT = Path(__file__).resolve().parents[2]
+RUNNER = ROOT / "tests" / "js" / "verify_cases.mjs"
+
+PLAYERS = {
+    "babanuki": [2, 4, 5, 8],
+    "jijinuki": [3, 4, 6, 7],
+    "old_maid": [2, 3, 6, 8],
+    "schwarzer_peter": [2, 3, 7, 8],
+}
+
+
+@pytest.fixture(scope="module")
+def node():
+    path = shutil.which("node")
+    if path is None:
+        if REQUIRE_SERVICES:
+            pytest.fail("REQUIRE_SERVICES=1 but node is not installed (scripts/browser.sh)")
+        pytest.skip("needs node to run static/js/verify.js (apt-get install nodejs)")
+    return path
+
+
+def seed_for(name: str) -> bytes:
+    return hashlib.sha256(name.encode()).digest()
+
+
+def record(variant, players, dealer, seed, start, options, version=1) -> dict:
+    """A finished round's deal as the replay page gives it to verify.js."""
+    state = seeded.deal_from_seed(
+        variant, players, dealer, seed, options, version=version, start=start
+    )
+    return {
+        "variant": variant,
+        "players": players,
+        "dealer": dealer,
+        "options": options,
+        "seed": seed.hex(),
+        "commitment": seeded.commitment(seed),
+        "dealt": state.dealt,
+        "removed": list(state.removed),
+        "deal_version": version,
+        "deal_start": start,
+    }
+
+
+def python_verdict(data: dict) -> str:
+    ok = seeded.verify(
+        variant=data["variant"],
+        players=data["players"],
+        dealer=data["dealer"],
+        seed_hex=data["seed"],
+        commitment_hex=data["commitment"],
+        dealt=data["dealt"],
+        removed=data["removed"],
+        deal_version=data["deal_version"],
+        deal_start=data["deal_start"],
+        options=data["options"],
+    )
+    return "verified" if ok else "failed"
+
+
+def cases_for(variant: str, players: int) -> list[tuple[str, dict, str]]:
+    """(name, data, expected verdict) for one variant and player count."""
+    name = f"{variant}/{players}"
+    seed = seed_for(name)
+    dealer = players // 2
+    options = {"same_colour_pairs": players % 2 == 0, "reverse": False}
+    today = (dealer + deal_start_offset(get_variant(variant), players)) % players
+    old = (today + 1 + players // 3) % players  # another start than today's table gives
+    assert old != today
+
+    state, deal = seeded.new_deal(variant, players, dealer, seed, options)
+    new = record(variant, players, dealer, seed, deal.start, options)
+    assert new["dealt"] == state.dealt
+    good = record(variant, players, dealer, seed, old, options)
+
+    swapped = json.loads(json.dumps(good["dealt"]))
+    swapped[0][0], swapped[1][-1] = swapped[1][-1], swapped[0][0]
+    reordered = json.loads(json.dumps(good["dealt"]))
+    reordered[1][0], reordered[1][1] = reordered[1][1], reordered[1][0]
+    other = seed_for(name + "/other")
+
+    cases = [
+        ("a new round, today's start", new, "verified"),
+        ("an old round, another start", good, "verified"),
+        ("a card swapped between two seats", {**good, "dealt": swapped}, "failed"),
+        ("two cards swapped in one hand", {**good, "dealt": reordered}, "failed"),
+        (
+            "another seed with its own commitment",
+            {**good, "seed": other.hex(), "commitment": seeded.commitment(other)},
+            "failed",
+        ),
+        ("another seed, the old commitment", {**good, "seed": other.hex()}, "failed"),
+        ("a wrong commitment", {**good, "commitment": seeded.commitment(other)}, "failed"),
+        ("the old round checked with today's start", {**good, "deal_start": today}, "failed"),
+        ("an unknown deal version", {**good, "deal_version": 2}, "failed"),
+        ("a version given as text", {**good, "deal_version": "1"}, "failed"),
+        ("a start that is no seat", {**good, "deal_start": players}, "failed"),
+        ("no seed", {**good, "seed": None}, "failed"),
+    ]
+    if good["removed"]:
+        tampered = json.loads(json.dumps(good["dealt"]))
+        removed = [tampered[0][0]]
+        tampered[0][0] = good["removed"][0]
+        cases.append(
+            (
+                "the card set aside swapped",
+                {**good, "dealt": tampered, "removed": removed},
+                "failed",
+            )
+        )
+    return [(f"{name}: {label}", data, expected) for label, data, expected in cases]
+
+
+def all_cases():
+    return [
+        case
+        for variant, counts in PLAYERS.items()
+        for n in counts
+        for case in cases_for(variant, n)
+    ]
+
+
+def test_verify_js_agrees_with_the_python_reference(node, tmp_path):
+    cases = all_cases()
+    for name, data, expected in cases:
+        assert python_verdict(data) == expected, name
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps([{"name": n, "data": d} for n, d, _ in cases]))
+    run = subprocess.run(
+        [node, str(RUNNER), str(path)], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
+    assert run.returncode == 0, run.stderr
+    verdicts = json.loads(run.stdout)
+    assert [v["name"] for v in verdicts] == [n for n, _, _ in cases]
+    wrong = [
+        (name, got["verdict"], expected)
+        for (name, _, expected), got in zip(cases, verdicts, strict=True)
+        if got["verdict"] != expected
+    ]
+    assert not wrong
+    variants = {d["variant"] for _, d, _ in cases}
+    assert variants == {"babanuki", "jijinuki", "old_maid", "schwarzer_peter"}
+    assert any(d["options"]["same_colour_pairs"] for _, d, _ in cases)
