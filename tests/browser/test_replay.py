@@ -5,8 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import needs_browser
-from tests.browser.test_table import new_game, play_with_mouse
+from tests.browser.conftest import needs_browser, new_game, play_with_mouse
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
