@@ -26,9 +26,19 @@ const leftSeats = new Set(
   (document.getElementById("room")?.dataset.left || "").split(",").filter(Boolean).map(Number),
 );
 
-function send(action) {
+function send(message) {
   const socket = window.tableSocket;
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(action));
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+// An action names the move it answers, as this page saw it (docs/protocol.md): the match,
+// for a draw or the next round also the round, and for a draw the draws made so far. So a
+// presence change or a spectator never makes a click stale, and a double click is refused.
+function action(type, extra = {}) {
+  const payload = { type, match: state.match.number };
+  if (type === "draw" || type === "next_round") payload.round = state.round.number;
+  if (type === "draw") payload.draw = state.round.draws;
+  return { ...payload, ...extra };
 }
 
 // -- names ----------------------------------------------------------------------------
@@ -303,7 +313,7 @@ function choose(position) {
 
 function drawSelected() {
   if (!isMyTurn() || selected === null) return;
-  send({ type: "draw", version: state.version, position: selected });
+  send(action("draw", { position: selected }));
   selected = null;
   for (const id of ["draw-button", "draw-3d"]) $(id).disabled = true;
 }
@@ -396,10 +406,10 @@ function renderResult() {
     button.className = "primary";
     if (end) {
       button.textContent = L.rematch;
-      button.addEventListener("click", () => send({ type: "rematch", version: state.version }));
+      button.addEventListener("click", () => send(action("rematch")));
     } else {
       button.textContent = L.nextRound;
-      button.addEventListener("click", () => send({ type: "next_round", version: state.version }));
+      button.addEventListener("click", () => send(action("next_round")));
     }
     actions.append(button);
   }
@@ -417,7 +427,7 @@ function renderSeatActions() {
   button.textContent = two ? L.resign : L.leave;
   button.addEventListener("click", () => {
     if (window.confirm(two ? L.confirmResign : L.confirmLeave)) {
-      send({ type: two ? "resign" : "leave", version: state.version });
+      send(action(two ? "resign" : "leave"));
     }
   });
   box.append(button);
