@@ -10,6 +10,7 @@ urlpatterns = [
     path("new/", views.new_game, name="new_game"),
     path("r/<str:code>/", views.room, name="room"),
     path("r/<str:code>/start/", views.start, name="start"),
+    path("r/<str:code>/history/", views.room_history, name="room_history"),
     path("r/<str:code>/remove/<int:seat>/", views.remove_player, name="remove_player"),
     path("join/<str:token>/", views.join, name="join"),
     path("replay/<str:replay_id>/", views.replay, name="replay"),

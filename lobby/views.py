@@ -68,12 +68,31 @@ def _room_or_404(request, code: str, token: str = "") -> Room:
     return room
 
 
+def _history(room: Room) -> dict:
+    """The room's "Rounds played": each match, newest first, with how it ended, and the
+    key room.js compares with the live state's to know when to fetch the list again."""
+    matches = selectors.match_summaries(room)
+    seats = {s.index: s for s in room.seats.all()}
+    for entry in matches:
+        ended_by = entry["match"].ended_by or {}
+        how = ended_by.get("how")
+        entry["abandoned"] = how == "abandoned"
+        entry["resigner"] = seats.get(ended_by.get("seat")) if how == "resign" else None
+    key = ""
+    if matches:
+        match, rounds = matches[0]["match"], matches[0]["rounds"]
+        key = f"{match.number}/{len(rounds)}/{int(match.finished_at is not None)}"
+    return {"matches": matches, "history_key": key}
+
+
 def room(request, code: str):
     token = request.GET.get("t", "")
     room = _room_or_404(request, code, token)
     actor = actor_from_request(request)
     seats = list(room.seats.all())
     seated = any(actor.controls(s) for s in seats)
+    # Seats this browser left to the computer: the page says so, even after a reload.
+    left = [s.index for s in seats if s.left and actor.controls(s)]
     is_host = actor.owns(room)
     invite_url = None
     if room.mode == Room.Mode.FRIENDS and (seated or is_host):
@@ -88,10 +107,17 @@ def room(request, code: str):
             "seated": seated,
             "invite_url": invite_url,
             "socket_token": token if not seated else "",
-            "matches": selectors.match_summaries(room),
+            "left_seats": ",".join(map(str, left)),
             "waiting": room.status == Room.Status.WAITING,
+            **_history(room),
         },
     )
+
+
+def room_history(request, code: str):
+    """The room page's "Rounds played" alone, fetched again live when a round ends."""
+    room = _room_or_404(request, code, request.GET.get("t", ""))
+    return render(request, "lobby/_history.html", _history(room))
 
 
 def replay(request, replay_id: str):

@@ -1,8 +1,12 @@
-// The room page: live seats and status over the table socket, and the invitation link.
+// The room page: live seats, status and rounds played over the table socket, and the
+// invitation link.
+import { ending } from "./ending.js";
+
 const root = document.getElementById("room");
 const labels = document.getElementById("room-labels").dataset;
 const seatsList = document.getElementById("seats");
 const statusLine = document.getElementById("room-status");
+const tableLabels = document.getElementById("table-labels").dataset;
 
 function renderSeats(state) {
   for (const seat of state.seats) {
@@ -19,12 +23,44 @@ function renderSeats(state) {
     item.dataset.kind = seat.kind;
     syncRemoveButton(item, seat, state);
   }
-  statusLine.textContent = labels[state.room.status] || state.room.status;
+  // "Finished", with what ended the match: the table below tells the same ending.
+  const end = state.room.status === "finished" ? ending(tableLabels, state) : null;
+  const status = labels[state.room.status] || state.room.status;
+  statusLine.textContent = end ? `${status} · ${end.cause || end.outcome}` : status;
+  refreshHistory(state);
   if (state.room.status !== "waiting") {
     for (const el of document.querySelectorAll(".host-controls, .invite, .seats form")) el.remove();
     document.getElementById("seats-section")?.setAttribute("hidden", "");
   }
   document.dispatchEvent(new CustomEvent("table-state", { detail: state }));
+}
+
+// "Rounds played" is rendered by the server (replay links, draw counts); fetch it again
+// whenever the state shows a round or a match ended that the rendered list does not have.
+let historyWanted = null;
+function historyKey(state) {
+  const m = state.match;
+  return m ? `${m.number}/${m.rounds.length}/${m.over ? 1 : 0}` : "";
+}
+
+async function refreshHistory(state) {
+  const key = historyKey(state);
+  const current = document.getElementById("history");
+  if (!current || current.dataset.key === key || historyWanted === key) return;
+  historyWanted = key;
+  const query = root.dataset.token ? `?t=${encodeURIComponent(root.dataset.token)}` : "";
+  try {
+    const response = await fetch(`/r/${root.dataset.code}/history/${query}`);
+    if (!response.ok) throw new Error(response.status);
+    const html = await response.text();
+    if (historyWanted !== key) return; // a newer state asked for a newer list meanwhile
+    const template = document.createElement("template");
+    template.innerHTML = html.trim();
+    const fresh = template.content.firstElementChild;
+    if (fresh) document.getElementById("history").replaceWith(fresh);
+  } catch {
+    historyWanted = null; // try again with the next state
+  }
 }
 
 // The host may free a waiting player's seat; players who join live get the button too.

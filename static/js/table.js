@@ -3,6 +3,9 @@
 // Every string comes from the template (#table-labels), so the page's language is used.
 
 import * as telemetry from "./telemetry.js";
+import {
+  displayName as nameOf, ending, fill, playingSeats, seatName as nameAt, seatResult,
+} from "./ending.js";
 
 const L = document.getElementById("table-labels").dataset;
 const $ = (id) => document.getElementById(id);
@@ -15,33 +18,52 @@ let state = null;
 let selected = null; // position chosen in the giver's hand
 let curtainFor = null; // same-device: the seat whose hand the curtain has revealed
 let lastEventKey = null;
+let firstRender = true;
+// Seats this browser left to the computer: from the page (a reload), from the states (while
+// the server still sends the seat) and from the "seat_left" event (when it sends the
+// spectator view from then on).
+const leftSeats = new Set(
+  (document.getElementById("room")?.dataset.left || "").split(",").filter(Boolean).map(Number),
+);
 
-const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => values[k] ?? "");
-
-// An action names the move it answers (docs/protocol.md): the match, the round and the
-// number of draws made, as this page shows them.
-function action(type, fields = {}) {
-  const at = { match: state.match.number };
-  if (type === "draw" || type === "next_round") at.round = state.round.number;
-  if (type === "draw") at.draw = state.round.draws;
-  return { type, ...at, ...fields };
-}
 
 function send(message) {
   const socket = window.tableSocket;
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
 
+// An action names the move it answers, as this page saw it (docs/protocol.md): the match,
+// for a draw or the next round also the round, and for a draw the draws made so far. So a
+// presence change or a spectator never makes a click stale, and a double click is refused.
+function action(type, extra = {}) {
+  const payload = { type, match: state.match.number };
+  if (type === "draw" || type === "next_round") payload.round = state.round.number;
+  if (type === "draw") payload.draw = state.round.draws;
+  return { ...payload, ...extra };
+}
+
 // -- names ----------------------------------------------------------------------------
 
 function displayName(seat) {
-  return seat.kind === "computer" ? L.computerName : seat.name;
+  return nameOf(L, seat);
 }
 
 function seatName(index) {
-  const seat = state.seats[index];
-  const you = state.you.includes(index) && state.room.mode !== "same_device";
-  return you ? `${colours[index]} (${L.you})` : `${colours[index]} (${displayName(seat)})`;
+  return nameAt(L, state, index);
+}
+
+function matchOver() {
+  return Boolean(state.match && state.match.over);
+}
+
+// This browser left the match and plays no seat any more.
+function youLeft() {
+  return leftSeats.size > 0 && playingSeats(state).length === 0 && state.room.mode !== "same_device";
+}
+
+// Only a page that plays a seat of a match still in play gets the drawing controls.
+function drawing() {
+  return playingSeats(state).length > 0 && !matchOver() && !state.replay;
 }
 
 function cardParts(code) {
@@ -96,7 +118,7 @@ function myHandSeat() {
     if (state.acting === null || curtainFor !== state.acting) return null;
     return state.acting;
   }
-  const mine = state.you.find((s) => hands[String(s)] !== undefined);
+  const mine = playingSeats(state).find((s) => hands[String(s)] !== undefined);
   return mine === undefined ? null : mine;
 }
 
@@ -104,6 +126,7 @@ function render() {
   const area = $("table-area");
   if (!state.round) return;
   area.hidden = false;
+  renderNotice();
   renderCurtain();
   renderRing();
   renderPile();
@@ -114,6 +137,22 @@ function render() {
   renderRounds();
   renderResult();
   renderSeatActions();
+  firstRender = false;
+}
+
+function renderNotice() {
+  $("table-notice").hidden = !youLeft();
+}
+
+// Notes beside a seat's name: who plays it now, and how the match ended for it.
+function seatNotes(seat) {
+  const notes = [];
+  if (seat.left) notes.push(L.left);
+  else if (seat.covered) notes.push(L.covered);
+  else if (seat.away) notes.push(L.away);
+  const result = seatResult(L, state, seat.index);
+  if (result) notes.push(result);
+  return notes;
 }
 
 function renderRing() {
@@ -121,7 +160,8 @@ function renderRing() {
   ring.replaceChildren();
   const n = state.seats.length;
   // Seat 0's view from the near edge: rotate so that "my" seat sits at the bottom.
-  const me = state.you.length && state.room.mode !== "same_device" ? state.you[0] : (state.acting ?? 0);
+  const playing = playingSeats(state);
+  const me = playing.length && state.room.mode !== "same_device" ? playing[0] : (state.acting ?? 0);
   for (const seat of state.seats) {
     const angle = ((seat.index - me) / n) * 2 * Math.PI;
     const x = 50 - 42 * Math.sin(angle);
@@ -135,10 +175,7 @@ function renderRing() {
     tag.className = "name-tag";
     if (state.round.drawer === seat.index) tag.classList.add("acting");
     if (state.round.giver === seat.index) tag.classList.add("giving");
-    const notes = [];
-    if (seat.covered || seat.left) notes.push(L.covered);
-    else if (seat.away) notes.push(L.away);
-
+    const notes = seatNotes(seat);
     tag.innerHTML = "";
     const letter = document.createElement("span");
     letter.className = "letter";
@@ -202,7 +239,7 @@ function renderMyHand() {
 }
 
 function isMyTurn() {
-  if (state.acting === null || !state.round || state.round.over) return false;
+  if (state.acting === null || !state.round || state.round.over || !drawing()) return false;
   return state.room.mode !== "same_device" || curtainFor === state.acting;
 }
 
@@ -213,7 +250,15 @@ function renderGiver() {
   const giver = state.round.giver;
   const count = mine ? state.seats[giver].count : 0;
   if (selected !== null && selected >= count) selected = null;
-  $("giver-label").textContent = mine ? fill(L.giverCards, { giver: seatName(giver) }) : L.noGiver;
+  // Nobody draws once the match is over, and spectators never do: no controls at all then.
+  const controls = drawing();
+  $("giver-group").hidden = !controls;
+  $("draw-button").hidden = !controls;
+  $("draw-row").hidden = !controls;
+  let label = "";
+  if (mine) label = fill(L.giverCards, { giver: seatName(giver) });
+  else if (controls) label = L.noGiver;
+  $("giver-label").textContent = label;
   big.replaceChildren();
   big.classList.toggle("two-rows", count >= 8);
   const focused = document.activeElement && document.activeElement.dataset.position;
@@ -277,7 +322,10 @@ function drawSelected() {
 function renderStatus() {
   const r = state.round;
   let text;
-  if (r.over) {
+  const end = ending(L, state);
+  if (end) {
+    text = end.text;
+  } else if (r.over) {
     text = fill(L.roundOver, { n: r.number });
   } else if (isMyTurn()) {
     text = fill(L.yourTurn, { giver: seatName(r.giver), count: state.seats[r.giver].count });
@@ -295,7 +343,10 @@ function renderSeatTable() {
     ...state.seats.map((seat) => {
       const tr = document.createElement("tr");
       if (state.round.drawer === seat.index) tr.className = "acting";
-      for (const text of [seatName(seat.index), seat.count, seat.place ?? (seat.count ? "" : L.out), seat.score]) {
+      tr.dataset.seat = seat.index;
+      const notes = seatNotes(seat);
+      const name = notes.length ? `${seatName(seat.index)} · ${notes.join(", ")}` : seatName(seat.index);
+      for (const text of [name, seat.count, seat.place ?? (seat.count ? "" : L.out), seat.score]) {
         const td = document.createElement("td");
         td.textContent = text;
         tr.append(td);
@@ -320,15 +371,18 @@ function renderRounds() {
 function renderResult() {
   const box = $("result");
   const r = state.round;
-  if (!r.over) {
+  const end = ending(L, state);
+  if (!r.over && !end) {
     box.hidden = true;
     return;
   }
   const wasHidden = box.hidden;
   box.hidden = false;
-  $("result-title").textContent = fill(L.roundOver, { n: r.number });
+  // A match can end in the middle of a round (a resignation, an abandoned room): the round
+  // then has no ranking and no odd card to show.
+  $("result-title").textContent = r.over ? fill(L.roundOver, { n: r.number }) : L.matchOverShort;
   const strikes = state.match && state.match.scoring === "strikes";
-  const ranking = r.ranking || [];
+  const ranking = r.over ? r.ranking || [] : [];
   $("result-ranking").replaceChildren(
     ...(strikes ? [] : ranking).map((seat, i) => {
       const li = document.createElement("li");
@@ -342,21 +396,16 @@ function renderResult() {
   let oddText = odd ? fill(L.holder, { seat: seatName(holder), card: cardLabel(odd) }) : "";
   if (r.removed && r.removed.length) oddText += " " + fill(L.removed, { card: cardLabel(r.removed[0]) });
   $("result-odd").textContent = oddText;
-  const match = state.match;
-  let matchText = "";
-  if (match && match.over) {
-    matchText = strikes && match.losers && match.losers.length === 1 && !state.room.rules.reverse
-      ? fill(L.matchOverStrikes, { seat: seatName(match.losers[0]) })
-      : fill(L.matchOver, { seats: (match.winners || []).map(seatName).join(", ") });
-  }
-  $("result-match").textContent = matchText;
+  $("result-match").textContent = end ? end.text : "";
   const actions = $("result-actions");
   actions.replaceChildren();
-  if (state.you.length) {
+  // Only players who still play a seat go on: a rematch once the match is over, else the
+  // next round. Spectators and players who left get no button.
+  if (playingSeats(state).length && !state.replay) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "primary";
-    if (match && match.over) {
+    if (end) {
       button.textContent = L.rematch;
       button.addEventListener("click", () => send(action("rematch")));
     } else {
@@ -365,14 +414,14 @@ function renderResult() {
     }
     actions.append(button);
   }
-  if (wasHidden) box.focus();
+  // Move focus to the result when it appears during play, not when a page opens on it.
+  if (wasHidden && !firstRender) box.focus();
 }
 
 function renderSeatActions() {
   const box = $("seat-actions");
   box.replaceChildren();
-  const seated = state.you.some((s) => !state.seats[s].left);
-  if (!seated || state.room.status !== "playing" || state.room.mode === "same_device") return;
+  if (!drawing() || state.room.status !== "playing" || state.room.mode === "same_device") return;
   const two = state.seats.length === 2;
   const button = document.createElement("button");
   button.type = "button";
@@ -406,12 +455,13 @@ function announce(text) {
 
 function describe(event) {
   const visibleCard = event.card ? cardLabel(event.card) : null;
-  const mine = state.you.includes(event.drawer) && state.room.mode !== "same_device";
+  const playing = playingSeats(state);
+  const mine = playing.includes(event.drawer) && state.room.mode !== "same_device";
   let text;
   if (mine) {
     const rank = event.discarded ? event.card.slice(0, -1) : "";
     text = fill(event.paired ? L.youPaired : L.youDrew, { card: visibleCard, giver: seatName(event.giver), rank });
-  } else if (state.you.includes(event.giver) && visibleCard && state.room.mode !== "same_device") {
+  } else if (playing.includes(event.giver) && visibleCard && state.room.mode !== "same_device") {
     text = fill(L.drewFromYou, { drawer: seatName(event.drawer), card: visibleCard });
   } else if (event.paired) {
     text = fill(L.drewPaired, {
@@ -542,6 +592,10 @@ document.addEventListener("table-state", (e) => {
   state = e.detail;
   if (previous && previous.version !== state.version) selected = null;
   const event = state.event;
+  for (const s of state.you) if (state.seats[s] && state.seats[s].left) leftSeats.add(s);
+  if (event && event.kind === "seat_left" && previous) {
+    for (const s of event.seats || []) if (previous.you.includes(s)) leftSeats.add(s);
+  }
   const key = event ? `${state.version}` : null;
   render();
   if (!state.replay) showSpectators(state.spectators || 0);
@@ -559,7 +613,20 @@ document.addEventListener("table-state", (e) => {
     }
     if (state.round && state.round.over && event.kind === "draw") {
       announce(`${describe(event)} ${$("result-odd").textContent} ${$("result-match").textContent}`);
+    } else if (event.kind === "seat_left") {
+      const text = youLeft() && (event.seats || []).every((s) => leftSeats.has(s))
+        ? L.youLeft
+        : (event.seats || []).map((s) => fill(L.seatLeft, { seat: seatName(s) })).join(" ");
+      $("last-move").textContent = text;
+      announce(text);
     }
+  }
+  // A match that ends without a last draw (a resignation, an abandoned room) says so too.
+  const end = ending(L, state);
+  if (end && previous && previous.match && !previous.match.over && previous.match.number === state.match.number
+      && !(event && event.kind === "draw")) {
+    $("last-move").textContent = end.cause || end.outcome;
+    announce(end.text);
   }
 });
 

@@ -8,8 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from django.db import connection
 from playwright.sync_api import expect
 
-from tests.browser.conftest import needs_browser
-from tests.browser.test_table import new_game, play_with_mouse
+from tests.browser.conftest import needs_browser, new_game, play_with_mouse
 from tests.lobby.test_replay import finished_round, todays_start
 from tests.support import needs_services
 

@@ -7,86 +7,20 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import needs_browser, shot, sign_up
+from tests.browser.conftest import (
+    WAIT_FOR_TURN,
+    in_language,
+    match_over,
+    needs_browser,
+    new_game,
+    play_with_mouse,
+    shot,
+    sign_up,
+    try_draw,
+)
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
-
-HTML_LANG = {"en-US": "en", "ja-JP": "ja", "zh-CN": "zh-hans"}
-
-
-def in_language(page, locale):
-    assert page.evaluate("document.documentElement.lang") == HTML_LANG[locale]
-
-
-def new_game(
-    page,
-    site,
-    *,
-    variant="babanuki",
-    players="3",
-    mode="computer",
-    flat=False,
-    single=True,
-    strikes=None,
-):
-    page.goto(f"{site}/new/")
-    page.locator(f"input[name=variant][value={variant}]").check()
-    page.locator(f"input[name=mode][value={mode}]").check()
-    page.locator("select[name=seat_count]").select_option(players)
-    if single:
-        page.locator("input[name=single_round]").check()
-    if strikes:
-        page.locator("input[name=strike_limit]").fill(strikes)
-    page.locator("form.new-game button[type=submit]").click()
-    expect(page).to_have_url(re.compile(r"/r/[A-Z0-9]+/$"))
-    if flat:
-        page.goto(page.url + "?flat=1")
-    if mode != "friends":
-        # The first state comes over the socket; allow for a busy machine.
-        expect(page.locator("#status-line")).not_to_be_empty(timeout=15_000)
-
-
-def match_over(page) -> bool:
-    return page.locator("#result-match").is_visible() and bool(
-        page.locator("#result-match").text_content()
-    )
-
-
-def try_draw(page, pick="first", timeout=2000) -> None:
-    """If the page offers a card, choose it and draw it (by clicking it twice); the table
-    may move on between the clicks, which is fine: the next try looks again."""
-    cards = page.locator("#giver-hand .card")
-    if not cards.count():
-        return
-    card = getattr(cards, pick)
-    try:
-        card.click(timeout=timeout)
-        card.click(timeout=timeout)
-    except Exception:
-        pass
-
-
-WAIT_FOR_TURN = (
-    "sel => document.querySelector(sel) || "
-    "(document.querySelector('#result-match')?.textContent || '').length > 0"
-)
-
-
-def play_with_mouse(page, limit=400):
-    for _ in range(limit):
-        if match_over(page):
-            return
-        page.wait_for_function(WAIT_FOR_TURN, arg="#giver-hand .card")
-        cards = page.locator("#giver-hand .card")
-        if cards.count() and not match_over(page):
-            card = cards.nth(cards.count() // 2)
-            try:
-                card.click(timeout=2000)  # choose: it glows
-                card.click(timeout=2000)  # again: draw it
-            except Exception:  # the table moved on between the two clicks; look again
-                continue
-    raise AssertionError("the match did not end")
 
 
 def play_with_keyboard(page, limit=400):

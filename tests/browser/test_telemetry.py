@@ -9,8 +9,7 @@ from playwright.sync_api import expect
 
 from telemetry import schema
 from telemetry.models import Event
-from tests.browser.conftest import needs_browser, shot, sign_up
-from tests.browser.test_table import new_game, play_with_mouse
+from tests.browser.conftest import needs_browser, new_game, play_with_mouse, shot, sign_up
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
