@@ -26,7 +26,6 @@ const leftSeats = new Set(
   (document.getElementById("room")?.dataset.left || "").split(",").filter(Boolean).map(Number),
 );
 
-
 function send(message) {
   const socket = window.tableSocket;
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));

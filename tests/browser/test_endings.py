@@ -11,11 +11,9 @@ result box and the seat panel tell the same story."""
 import re
 
 import pytest
-from django.db.models import F
-from django.utils import timezone
 from playwright.sync_api import expect
 
-from games.models import Match, Room
+from games.models import Room
 from tests.browser.conftest import (
     in_language,
     match_over,
@@ -336,22 +334,20 @@ def test_a_match_lost_on_strikes(site, new_page):
 ABANDONED = "The game was abandoned: nobody was connected."
 
 
-def abandon(code: str) -> None:
-    """End the room as the server does when nobody was connected for ABANDON_AFTER_SECONDS.
-
-    The service that does this is being written; until it lands, the test sets the rows
-    it will set (the match over with no winner nor loser, the room finished)."""
-    room = Room.objects.get(code=code)
-    Match.objects.filter(room=room, finished_at__isnull=True).update(
-        finished_at=timezone.now(), ended_by={"how": "abandoned"}, winners=[], losers=[]
-    )
-    Room.objects.filter(pk=room.pk).update(status=Room.Status.FINISHED, version=F("version") + 1)
-
-
-def test_an_abandoned_room(site, new_page):
-    amy, ben, watcher = friends_game(site, new_page, players="2", fill="0")
-    abandon(room_code(amy))
-    reload(amy, ben, watcher)
+def test_an_abandoned_room(transactional_db, servers, new_page):
+    """Both players close their pages; a spectator alone does not keep the room alive, and
+    after ABANDON_AFTER_SECONDS the server ends it, live on the spectator's page."""
+    port = servers("site", static=True, env={"ABANDON_AFTER_SECONDS": "2"}).port
+    amy, ben, watcher = friends_game(f"http://127.0.0.1:{port}", new_page, players="2", fill="0")
+    url = amy.url
+    amy_context, ben_context = amy.context, ben.context
+    amy.close()
+    ben.close()
+    expect(watcher.locator("#status-line")).to_contain_text(ABANDONED, timeout=SLOW)
+    amy, ben = amy_context.new_page(), ben_context.new_page()
+    for page in (amy, ben):
+        page.goto(url)
+    reload(watcher)
     for _ in range(2):
         for page in (amy, ben, watcher):
             assert_match_over(page, ABANDONED, rematch=page is not watcher)
