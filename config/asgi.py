@@ -11,8 +11,8 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.origin import SameOriginMiddleware  # noqa: E402
 from games.outages import OutageMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns as game_sockets  # noqa: E402
 from lobby.routing import websocket_urlpatterns as lobby_sockets  # noqa: E402
@@ -20,12 +20,11 @@ from lobby.routing import websocket_urlpatterns as lobby_sockets  # noqa: E402
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # Origin checked against ALLOWED_HOSTS; then the session and user. A database or
-        # Redis outage closes the socket cleanly (games/outages.py).
+        # The Origin must be the page's own (scheme, host and port: config/origin.py);
+        # then the session and user. A database or Redis outage closes the socket
+        # cleanly (games/outages.py).
         "websocket": OutageMiddleware(
-            AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(game_sockets + lobby_sockets))
-            )
+            SameOriginMiddleware(AuthMiddlewareStack(URLRouter(game_sockets + lobby_sockets)))
         ),
     }
 )

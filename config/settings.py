@@ -6,6 +6,7 @@ DATABASE_URL and REDIS_URL.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -54,6 +55,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "axes",  # failed log-ins, on every log-in form (see "accounts" below)
     "games",
     "lobby",
     "telemetry",
@@ -68,6 +70,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: turns a locked-out log-in into our own page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -217,11 +221,33 @@ WS_INVALID_WINDOW_SECONDS = 10.0
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
-# Failed log-ins allowed per account and per address within the window.
-LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
-LOGIN_FAILURE_WINDOW_SECONDS = int(os.environ.get("LOGIN_FAILURE_WINDOW_SECONDS", "900"))
+# Failed log-ins are limited by django-axes on every log-in form, the admin's included:
+# its backend refuses a locked-out attempt before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Locked out: one account from one address, after LOGIN_FAILURE_LIMIT failures, for
+# LOGIN_FAILURE_WINDOW_SECONDS. Never a whole address (a family behind one router keeps
+# playing) and never an account everywhere (a stranger cannot lock its owner out).
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(seconds=int(os.environ.get("LOGIN_FAILURE_WINDOW_SECONDS", "900")))
+AXES_RESET_ON_SUCCESS = True
+# The cool-off runs from the last counted failure; attempts while locked out do not
+# extend it (the right password typed during the wait must not cost another wait).
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# The address is REMOTE_ADDR and nothing else. Behind nginx, Daphne's --proxy-headers
+# already makes it the client's (nginx replaces X-Forwarded-For with $remote_addr);
+# without a proxy no header is trusted, so a forged one cannot dodge the count.
+AXES_CLIENT_IP_CALLABLE = "lobby.logins.client_address"
+AXES_LOCKOUT_CALLABLE = "lobby.logins.locked_out"
+# Successful log-ins are not recorded: only failures are kept, until their cool-off ends.
+AXES_DISABLE_ACCESS_LOG = True
+# No banner at every start; failures are still logged (username and address masked).
+AXES_VERBOSE = False
 
-# The cache holds log-in throttling counts: shared through Redis when there is one.
+# The cache holds rate-limit counts (telemetry): shared through Redis when there is one.
 if REDIS_URL:
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}

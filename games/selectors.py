@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -22,8 +21,13 @@ class Access:
 
 def socket_access(code: str, actor, token: str) -> Access | bool | None:
     """May this socket see the room? Seated players, the host, anyone in a listed room,
-    and anyone holding a token of the room. ``None``: no such room; ``False``: a room
-    this socket may not see."""
+    and anyone holding the invitation or the watch token. ``None``: no such room (a
+    malformed code counts as none); ``False``: a room this socket may not see (a malformed
+    token counts as a wrong one)."""
+    from games.tokens import well_formed_code
+
+    if not well_formed_code(code):
+        return None
     room = Room.objects.filter(code=code).first()
     if room is None:
         return None
@@ -101,10 +105,13 @@ def rooms_of(actor, *, active: bool) -> list[Room]:
 
 
 def may_view(room: Room, actor, token: str = "") -> bool:
-    """Seated players, the host, anyone for a listed room, anyone with the token."""
-    seated = any(actor.controls(s) for s in room.seats.all())
-    invited = bool(token) and secrets.compare_digest(token, room.token)
-    return seated or actor.owns(room) or room.listed or invited
+    """Seated players, the host, anyone for a listed room, and anyone holding the room's
+    invitation token or its watch token. A malformed token is just a wrong one."""
+    from games.tokens import token_matches
+
+    if room.listed or actor.owns(room) or any(actor.controls(s) for s in room.seats.all()):
+        return True
+    return token_matches(token, room.token) or token_matches(token, room.watch_token)
 
 
 def player_stats(user_id: int) -> dict:

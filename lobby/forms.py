@@ -1,12 +1,10 @@
 from django import forms
-from django.conf import settings
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import LEVELS, VARIANTS
 from games.labels import VARIANT_NAMES
 from games.models import Room
-from lobby import throttle
 
 VARIANT_HELP = {
     "babanuki": _(
@@ -20,33 +18,6 @@ VARIANT_HELP = {
         "A 31-card German deck. The jack of clubs is the Black Peter; you draw from your left."
     ),
 }
-
-
-class ThrottledAuthenticationForm(AuthenticationForm):
-    error_messages = {
-        **AuthenticationForm.error_messages,
-        "throttled": _(
-            "Too many failed log-ins for this account or from this address. "
-            "Please wait %(minutes)s minutes and try again."
-        ),
-    }
-
-    def clean(self):
-        username = self.cleaned_data.get("username") or ""
-        address = self.request.META.get("REMOTE_ADDR", "") if self.request else ""
-        if throttle.is_locked(username, address):
-            raise forms.ValidationError(
-                self.error_messages["throttled"],
-                code="throttled",
-                params={"minutes": int(settings.LOGIN_FAILURE_WINDOW_SECONDS // 60)},
-            )
-        try:
-            cleaned = super().clean()
-        except forms.ValidationError:
-            throttle.record_failure(username, address)
-            raise
-        throttle.clear(username)
-        return cleaned
 
 
 class SignUpForm(UserCreationForm):

@@ -2,7 +2,6 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from lobby import views
-from lobby.forms import ThrottledAuthenticationForm
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -17,9 +16,8 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(
-            authentication_form=ThrottledAuthenticationForm, redirect_authenticated_user=True
-        ),
+        # Failed log-ins are limited by django-axes (config/settings.py, lobby/logins.py).
+        auth_views.LoginView.as_view(redirect_authenticated_user=True),
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -19,6 +19,7 @@ from games.identity import actor_from_request
 from games.labels import VARIANT_NAMES
 from games.models import Room, Round
 from games.replay import replay_steps
+from games.tokens import well_formed_code, well_formed_token
 from lobby.forms import VARIANT_HELP, NewGameForm, SignUpForm
 
 
@@ -62,6 +63,8 @@ def new_game(request):
 
 
 def _room_or_404(request, code: str, token: str = "") -> Room:
+    if not well_formed_code(code):
+        raise Http404
     room = Room.objects.filter(code=code).first()
     if room is None or not selectors.may_view(room, actor_from_request(request), token):
         raise Http404
@@ -94,9 +97,12 @@ def room(request, code: str):
     # Seats this browser left to the computer: the page says so, even after a reload.
     left = [s.index for s in seats if s.left and actor.controls(s)]
     is_host = actor.owns(room)
-    invite_url = None
-    if room.mode == Room.Mode.FRIENDS and (seated or is_host):
-        invite_url = request.build_absolute_uri(reverse("join", args=[room.token]))
+    invite_url = watch_url = None
+    if seated or is_host:
+        # Two links: the invitation takes a seat; the watch link never does.
+        watch_url = request.build_absolute_uri(_watch_path(room))
+        if room.mode == Room.Mode.FRIENDS:
+            invite_url = request.build_absolute_uri(reverse("join", args=[room.token]))
     return render(
         request,
         "lobby/room.html",
@@ -106,6 +112,7 @@ def room(request, code: str):
             "is_host": is_host,
             "seated": seated,
             "invite_url": invite_url,
+            "watch_url": watch_url,
             "socket_token": token if not seated else "",
             "left_seats": ",".join(map(str, left)),
             "waiting": room.status == Room.Status.WAITING,
@@ -123,12 +130,15 @@ def room_history(request, code: str):
 def replay(request, replay_id: str):
     """A finished round, step by step. The link is unguessable and meant to be shared;
     a round still in play is never shown, only an offer to watch it live."""
+    if not well_formed_token(replay_id):
+        raise Http404
     rnd = get_object_or_404(Round.objects.select_related("match__room"), replay_id=replay_id)
     room = rnd.match.room
     if rnd.finished_at is None:
-        watch_url = reverse("room", args=[room.code]) + "?" + urlencode({"t": room.token})
         return render(
-            request, "lobby/replay_in_progress.html", {"room": room, "watch_url": watch_url}
+            request,
+            "lobby/replay_in_progress.html",
+            {"room": room, "watch_url": _watch_path(room)},
         )
     seats = list(room.seats.all())
     data = {
@@ -153,24 +163,69 @@ def replay(request, replay_id: str):
     return render(request, "lobby/replay.html", {"room": room, "round": rnd, "replay": data})
 
 
+def _watch_path(room: Room) -> str:
+    """The link to watch a room: it shows the table to anyone holding it, never a seat."""
+    return reverse("room", args=[room.code]) + "?" + urlencode({"t": room.watch_token})
+
+
+def _join_refusal(room: Room, seats: list) -> str | None:
+    """Why nobody can sit down here now, in the service's own words (``join_room`` has
+    the last say on the POST); ``None`` while a seat is free."""
+    if room.mode != Room.Mode.FRIENDS:
+        return _("Only friends rooms take new players.")
+    if room.status != Room.Status.WAITING:
+        return _("This match has already started.")
+    if not any(s.is_empty for s in seats):
+        return _("Every seat is taken.")
+    return None
+
+
+def _join_closed(request, room: Room, reason: str):
+    return render(
+        request,
+        "lobby/join_closed.html",
+        {"room": room, "reason": reason, "watch_url": _watch_path(room)},
+    )
+
+
+@require_http_methods(["GET", "POST"])
 def join(request, token: str):
-    """The invitation link: take a free seat, or log in first, or watch instead."""
-    room = get_object_or_404(Room, token=token)
+    """The invitation link. GET shows which game it is with a button to sit down; only
+    the POST takes the seat, so a link preview or prefetch never sits anyone down.
+    Visitors log in (or sign up) first and come back here; a room that cannot take
+    them offers to watch. Only the invitation token opens this page, never the watch one."""
+    room = Room.objects.filter(token=token).first() if well_formed_token(token) else None
+    if room is None:
+        raise Http404
+    here = reverse("join", args=[room.token])
     if not request.user.is_authenticated:
-        return HttpResponseRedirect(
-            reverse("login") + "?" + urlencode({"next": request.get_full_path()})
-        )
+        return HttpResponseRedirect(reverse("login") + "?" + urlencode({"next": here}))
     actor = actor_from_request(request)
-    try:
-        services.join_room(room_id=room.pk, actor=actor, name=_display_name(request))
-    except ActionError as exc:
-        watch_url = reverse("room", args=[room.code]) + "?" + urlencode({"t": token})
-        return render(
-            request,
-            "lobby/join_closed.html",
-            {"room": room, "reason": exc.message, "watch_url": watch_url},
-        )
-    return redirect("room", code=room.code)
+    seats = list(room.seats.all())
+    if any(actor.controls(s) for s in seats):
+        return redirect("room", code=room.code)
+    if request.method == "POST":
+        try:
+            services.join_room(room_id=room.pk, actor=actor, name=_display_name(request))
+        except ActionError as exc:
+            return _join_closed(request, room, exc.message)
+        return redirect("room", code=room.code)
+    reason = _join_refusal(room, seats)
+    if reason is not None:
+        return _join_closed(request, room, reason)
+    host = room.host.get_username() if room.host else seats[0].display_name
+    return render(
+        request,
+        "lobby/join.html",
+        {
+            "room": room,
+            "seats": seats,
+            "host": host,
+            "taken": sum(1 for s in seats if not s.is_empty),
+            "join_url": here,
+            "watch_url": _watch_path(room),
+        },
+    )
 
 
 @require_POST

@@ -27,7 +27,7 @@ def fast_password_hashing(settings):
 
 @pytest.fixture(autouse=True)
 def empty_cache():
-    # The cache holds log-in throttling counts; in CI it is Redis and outlives a run.
+    # The cache holds rate-limit counts; in CI it is Redis and outlives a run.
     from django.core.cache import cache
 
     cache.clear()

@@ -53,10 +53,13 @@ class Server:
     """One Daphne process serving config.asgi on a port of its own (``static``: through
     runserver, which also serves static files)."""
 
-    def __init__(self, tmp_path: Path, name: str, port: int | None = None, static=False, env=None):
+    def __init__(
+        self, tmp_path: Path, name: str, port: int | None = None, static=False, env=None, args=()
+    ):
         self.port = port or free_port()
         self.static = static
         self.env = env or {}
+        self.args = list(args)  # more Daphne options, e.g. --proxy-headers
         self.log_path = tmp_path / f"{name}.log"
         self.proc: subprocess.Popen | None = None
 
@@ -74,7 +77,7 @@ class Server:
         if self.static:  # Daphne's runserver also serves static files in DEBUG
             command = [str(ROOT / "manage.py"), "runserver", "--noreload", f"127.0.0.1:{self.port}"]
         else:
-            command = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
+            command = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), *self.args]
             command.append("config.asgi:application")
         self.proc = subprocess.Popen(
             [sys.executable, *command],
@@ -114,8 +117,10 @@ def servers(transactional_db, tmp_path):
     """Start servers on the test database; they stop before its tables are flushed."""
     started: list[Server] = []
 
-    def start(name: str, port: int | None = None, static: bool = False, env=None) -> Server:
-        server = Server(tmp_path, name, port, static, env).start()
+    def start(
+        name: str, port: int | None = None, static: bool = False, env=None, args=()
+    ) -> Server:
+        server = Server(tmp_path, name, port, static, env, args).start()
         started.append(server)
         return server
 

@@ -31,6 +31,8 @@ function renderSeats(state) {
   if (state.room.status !== "waiting") {
     for (const el of document.querySelectorAll(".host-controls, .invite, .seats form")) el.remove();
     document.getElementById("seats-section")?.setAttribute("hidden", "");
+    // The link to watch sat beside the invitation; it stays, below the table.
+    document.getElementById("watch-section")?.removeAttribute("hidden");
   }
   document.dispatchEvent(new CustomEvent("table-state", { detail: state }));
 }
@@ -121,14 +123,14 @@ function connect() {
 connect();
 
 const link = document.getElementById("invite-link");
-const copy = document.getElementById("copy-link");
 const share = document.getElementById("share-link");
-if (copy && link) {
+for (const copy of document.querySelectorAll("button[data-copy]")) {
+  const field = document.getElementById(copy.dataset.copy);
   copy.addEventListener("click", async () => {
     try {
-      await navigator.clipboard.writeText(link.value);
+      await navigator.clipboard.writeText(field.value);
     } catch {
-      link.select();
+      field.select();
       document.execCommand("copy");
     }
     const before = copy.textContent;

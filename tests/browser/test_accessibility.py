@@ -1,12 +1,13 @@
 """axe-core finds no serious or critical accessibility violations on the lobby, the
-table in the middle of a game, the new-game form and the rules page."""
+table in the middle of a game, the new-game form, the rules page, the invitation and
+the lock-out page."""
 
 import re
 
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from tests.browser.conftest import needs_browser
+from tests.browser.conftest import needs_browser, shot, sign_up
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
@@ -44,6 +45,20 @@ def test_table_mid_game_has_no_serious_violations(site, new_page):
     # Let the draw animations settle: a card caught mid-fade is not a contrast failure.
     page.wait_for_timeout(1500)
     assert serious(page) == []
+
+
+def test_the_lockout_page_has_no_serious_violations(site, new_page):
+    sign_up(new_page(), site, "locked")
+    for locale in ("en-US", "ja-JP", "zh-CN"):
+        page = new_page(locale=locale)
+        for _ in range(5):
+            page.goto(f"{site}/accounts/login/")
+            page.locator("#id_username").fill("locked")
+            page.locator("#id_password").fill("not-the-password")
+            page.locator("#main").get_by_role("button").click()
+        expect(page.locator("main .errors")).to_be_visible()
+        shot(page, f"locked-out-{locale}")
+        assert serious(page) == [], locale
 
 
 def test_the_check_does_catch_a_violation(site, new_page):

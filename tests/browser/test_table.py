@@ -135,6 +135,8 @@ def test_two_friends_play_a_match_in_two_browsers(site, new_page, locale):
     friend.goto(invite)
     friend.locator("#main a[href*='/accounts/signup/']").click()
     sign_up(friend, site, "ben", next_url=invite)
+    friend.locator("form.join button[type=submit]").click()  # "Take a seat"
+    expect(friend).to_have_url(re.compile(r"/r/[A-Z0-9]+/$"))
     in_language(friend, locale)
     expect(host.locator('[data-seat="1"] .name')).to_contain_text("ben")
     host.locator("button[name=fill][value='0']").click()

@@ -16,6 +16,8 @@ from games.services import Actor
 from tests.support import ply
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
+#: A browser names the host it connects to; the Origin must match it (config/origin.py).
+HOST = (b"host", b"127.0.0.1")
 
 
 @pytest.fixture(autouse=True)
@@ -75,7 +77,7 @@ class Player:
 
     async def connect(self, code: str, token: str = "", origin=ORIGIN) -> bool:
         path = f"/ws/rooms/{code}/" + (f"?t={token}" if token else "")
-        headers = [(b"cookie", f"sessionid={self.session_key}".encode())]
+        headers = [HOST, (b"cookie", f"sessionid={self.session_key}".encode())]
         if origin:
             headers.append(origin)
         self.socket = WebsocketCommunicator(application, path, headers=headers)

@@ -4,11 +4,13 @@ import random
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
 
+from config.asgi import application
 from games import services
 from games.engine import seeded
 from games.models import Draw, Room, Round
-from tests.games.conftest import Player, match_over, my_turn, play_to_match_end
+from tests.games.conftest import HOST, Player, match_over, my_turn, play_to_match_end
 from tests.support import ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -157,7 +159,17 @@ async def test_a_foreign_origin_is_refused():
         seat_count=2,
         mode="computer",
     )
-    assert not await host.connect(room.code, origin=(b"origin", b"https://evil.example"))
+    socket = WebsocketCommunicator(
+        application,
+        f"/ws/rooms/{room.code}/",
+        headers=[
+            HOST,
+            (b"origin", b"https://evil.example"),
+            (b"cookie", f"sessionid={host.session_key}".encode()),
+        ],
+    )
+    assert (await socket.connect())[0]  # accepted, then closed: the page stops retrying
+    assert await socket.receive_output() == {"type": "websocket.close", "code": 4403}
 
 
 async def test_room_version_moves_one_per_change():

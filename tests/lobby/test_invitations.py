@@ -1,58 +1,196 @@
-import pytest
+import logging
+from urllib.parse import quote
 
-from games.models import Room, Seat
-from tests.lobby.conftest import logged_in
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from config.asgi import application
+from games import selectors, services
+from games.models import Room, Round, Seat
+from tests.lobby.conftest import PASSWORD, logged_in
 
 pytestmark = pytest.mark.django_db
 
 
 def test_visitor_is_sent_to_log_in_and_back(client, friends_room):
     room = friends_room()
-    response = client.get(f"/join/{room.token}/")
-    assert response.status_code == 302
-    assert response["Location"] == f"/accounts/login/?next=%2Fjoin%2F{room.token}%2F"
+    for method in (client.get, client.post):
+        response = method(f"/join/{room.token}/")
+        assert response.status_code == 302
+        assert response["Location"] == f"/accounts/login/?next=%2Fjoin%2F{room.token}%2F"
+    assert room.seats.filter(user__isnull=False).count() == 1
     text = client.get(response["Location"]).content.decode()
     assert f"/accounts/signup/?next=/join/{room.token}/" in text.replace("%2F", "/")
 
 
-def test_signed_in_user_takes_a_free_seat(client, friends_room, make_user):
+def test_logging_in_leads_back_to_the_join_page(client, friends_room, make_user):
     room = friends_room()
+    make_user("back")
+    response = client.post(
+        "/accounts/login/",
+        {"username": "back", "password": PASSWORD, "next": f"/join/{room.token}/"},
+    )
+    assert response["Location"] == f"/join/{room.token}/"
+    assert client.get(response["Location"]).status_code == 200
+
+
+def test_the_join_page_says_which_game_and_seats_nobody(client, friends_room, make_user):
+    room = friends_room(seats=4, variant="schwarzer_peter")
     guest = make_user("gus")
     response = logged_in(client, guest).get(f"/join/{room.token}/")
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "hana invites you to play Schwarzer Peter" in text
+    assert "1 of 4 taken" in text
+    assert f'<form method="post" action="/join/{room.token}/"' in text
+    assert "csrfmiddlewaretoken" in text and "Take a seat" in text
+    assert f"?t={room.watch_token}" in text  # "just watch" uses the watch token
+    # Opening (or prefetching) the link takes no seat.
+    assert not Seat.objects.filter(room=room, user=guest).exists()
+
+
+def test_the_button_takes_a_free_seat(client, friends_room, make_user):
+    room = friends_room()
+    guest = make_user("gus")
+    response = logged_in(client, guest).post(f"/join/{room.token}/")
     assert response["Location"] == f"/r/{room.code}/"
     assert Seat.objects.get(room=room, user=guest).index == 1
-    # Opening the link again changes nothing.
-    logged_in(client, guest).get(f"/join/{room.token}/")
+    # Pressing it again, or opening the link again, changes nothing.
+    assert client.post(f"/join/{room.token}/")["Location"] == f"/r/{room.code}/"
+    assert client.get(f"/join/{room.token}/")["Location"] == f"/r/{room.code}/"
     assert Seat.objects.filter(room=room, user=guest).count() == 1
+
+
+def test_sitting_down_needs_the_csrf_token(friends_room, make_user):
+    room = friends_room()
+    guest = make_user("forged")
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(guest)
+    assert client.post(f"/join/{room.token}/").status_code == 403
+    assert not Seat.objects.filter(room=room, user=guest).exists()
+    page = client.get(f"/join/{room.token}/")
+    token = page.context["csrf_token"]
+    response = client.post(f"/join/{room.token}/", {"csrfmiddlewaretoken": str(token)})
+    assert response.status_code == 302
+    assert Seat.objects.filter(room=room, user=guest).exists()
 
 
 def test_full_or_started_room_offers_to_watch(client, friends_room, make_user, host):
     room = friends_room(seats=2)
-    logged_in(client, make_user("first")).get(f"/join/{room.token}/")
+    logged_in(client, make_user("first")).post(f"/join/{room.token}/")
     late = make_user("late")
-    response = logged_in(client, late).get(f"/join/{room.token}/")
-    assert response.status_code == 200
-    assert "Every seat is taken" in response.content.decode()
-    assert f"/r/{room.code}/?t={room.token}" in response.content.decode()
-    watch = client.get(f"/r/{room.code}/?t={room.token}")
-    assert watch.status_code == 200
+    logged_in(client, late)
+    for method in (client.get, client.post):
+        response = method(f"/join/{room.token}/")
+        assert response.status_code == 200
+        text = response.content.decode()
+        assert "Every seat is taken" in text
+        assert f"/r/{room.code}/?t={room.watch_token}" in text
+        assert room.token not in text.replace(f"/join/{room.token}/", "")
+    assert client.get(f"/r/{room.code}/?t={room.watch_token}").status_code == 200
+
+    started = friends_room(seats=3)
+    services.start_match(
+        room_id=started.pk, actor=services.Actor(user_id=host.pk), fill_with_computers=True
+    )
+    for method in (client.get, client.post):
+        text = method(f"/join/{started.token}/").content.decode()
+        assert "This match has already started" in text
+        assert f"/r/{started.code}/?t={started.watch_token}" in text
+    assert not Seat.objects.filter(user=late).exists()
 
 
-@pytest.mark.parametrize("token", ["x", "0" * 43, "guessed-token"])
-def test_wrong_tokens_are_a_plain_404(client, friends_room, token, make_user):
-    friends_room()
-    for c in (client, logged_in(client.__class__(), make_user(f"u{len(token)}"))):
-        response = c.get(f"/join/{token}/")
-        assert response.status_code == 404
-        assert "room" not in response.content.decode().lower().split("<main", 1)[1]
+def test_the_watch_token_watches_and_never_takes_a_seat(client, friends_room, make_user):
+    room = friends_room()
+    viewer = make_user("viewer")
+    logged_in(client, viewer)
+    assert client.get(f"/r/{room.code}/?t={room.watch_token}").status_code == 200
+    assert client.get(f"/join/{room.watch_token}/").status_code == 404
+    assert client.post(f"/join/{room.watch_token}/").status_code == 404
+    assert not Seat.objects.filter(room=room, user=viewer).exists()
+    # The socket check takes either token for watching.
+    actor = services.Actor(user_id=viewer.pk)
+    assert selectors.socket_access(room.code, actor, room.watch_token) is not None
+    assert selectors.socket_access(room.code, actor, room.token) is not None
+    assert selectors.socket_access(room.code, actor, "") is None
+
+
+MALFORMED = [
+    "x",
+    "0" * 43,
+    "guessed-token",
+    "é" * 43,  # non-ASCII: once a 500 and a traceback
+    "ｔ" * 43,  # full-width letters
+    "a" * 65,  # longer than any token
+    "a" * 5000,
+    "bad token",
+    "a.b",
+    "\x00" * 43,  # PostgreSQL refuses NUL in strings
+    "%00",
+]
+
+
+@pytest.fixture
+def no_errors_logged(caplog):
+    caplog.set_level(logging.ERROR)
+    yield
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+@pytest.mark.parametrize("token", MALFORMED)
+def test_wrong_and_malformed_tokens_are_a_plain_404(
+    client, friends_room, token, make_user, no_errors_logged
+):
+    room = friends_room()
+    quoted = quote(token, safe="")
+    user = make_user("u")
+    for c in (client, logged_in(Client(), user)):
+        for response in (
+            c.get(f"/join/{quoted}/"),
+            c.post(f"/join/{quoted}/"),
+            c.get(f"/r/{room.code}/?t={quoted}"),
+            c.get(f"/replay/{quoted}/"),
+        ):
+            assert response.status_code == 404
+            assert "room" not in response.content.decode().lower().split("<main", 1)[1]
+    actor = services.Actor(user_id=user.pk)
+    assert selectors.socket_access(room.code, actor, token) is None
+    assert not selectors.may_view(room, actor, token)
+    assert selectors.socket_access(token, actor, room.token) is None  # a malformed code
+
+
+@pytest.mark.parametrize("code", ["é" * 6, "\x00" * 6, "abc def", "A" * 500])
+def test_malformed_room_codes_are_a_plain_404(client, code, no_errors_logged):
+    assert client.get(f"/r/{quote(code, safe='')}/").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("token", ["é" * 43, "\x00" * 43, "a" * 5000, "x"])
+async def test_the_socket_refuses_malformed_tokens_like_wrong_ones(
+    friends_room, token, no_errors_logged
+):
+    room = await database_sync_to_async(friends_room)()
+    socket = WebsocketCommunicator(
+        application,
+        f"/ws/rooms/{room.code}/?t={quote(token, safe='')}",
+        headers=[(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")],
+    )
+    connected, code = await socket.connect()
+    if connected:  # refused after accepting: the close comes next
+        message = await socket.receive_output()
+        assert message["type"] == "websocket.close"
+        code = message["code"]
+    assert code in (4403, 4404)
 
 
 def test_host_can_remove_a_waiting_player_and_others_cannot(client, friends_room, make_user, host):
     room = friends_room()
     guest = make_user("gone")
-    logged_in(client, guest).get(f"/join/{room.token}/")
+    logged_in(client, guest).post(f"/join/{room.token}/")
     other = make_user("other")
-    logged_in(client, other).get(f"/join/{room.token}/")
+    logged_in(client, other).post(f"/join/{room.token}/")
     response = logged_in(client, other).post(f"/r/{room.code}/remove/1/")
     assert Seat.objects.get(room=room, index=1).user_id == guest.pk
     response = logged_in(client, host).post(f"/r/{room.code}/remove/1/", follow=True)
@@ -63,7 +201,7 @@ def test_host_can_remove_a_waiting_player_and_others_cannot(client, friends_room
 def test_host_starts_early_filling_with_the_computer(client, friends_room, host, make_user):
     room = friends_room(seats=4)
     guest = make_user("early")
-    logged_in(client, guest).get(f"/join/{room.token}/")
+    logged_in(client, guest).post(f"/join/{room.token}/")
     response = logged_in(client, guest).post(f"/r/{room.code}/start/", {"fill": "1"}, follow=True)
     assert "Only the host may start" in response.content.decode()
     response = logged_in(client, host).post(f"/r/{room.code}/start/", {"fill": "0"}, follow=True)
@@ -72,3 +210,18 @@ def test_host_starts_early_filling_with_the_computer(client, friends_room, host,
     room.refresh_from_db()
     assert room.status == Room.Status.PLAYING
     assert [s.is_computer for s in room.seats.all()] == [False, False, True, True]
+
+
+def test_every_watch_link_uses_the_watch_token(client, friends_room, host, make_user):
+    room = friends_room()
+    text = logged_in(client, host).get(f"/r/{room.code}/").content.decode()
+    assert f"/join/{room.token}/" in text  # the invitation, beside
+    assert f"/r/{room.code}/?t={room.watch_token}" in text  # the link to watch
+    services.start_match(
+        room_id=room.pk, actor=services.Actor(user_id=host.pk), fill_with_computers=True
+    )
+    text = client.get(f"/r/{room.code}/").content.decode()
+    assert room.token not in text and f"?t={room.watch_token}" in text
+    rnd = Round.objects.get(match__room=room)
+    text = Client().get(f"/replay/{rnd.replay_id}/").content.decode()
+    assert room.token not in text and f"?t={room.watch_token}" in text

@@ -22,7 +22,9 @@ async def test_lobby_follows_rooms_opening_filling_and_starting(make_user):
     host = await database_sync_to_async(make_user)("hal")
     guest = await database_sync_to_async(make_user)("gil")
     socket = WebsocketCommunicator(
-        application, "/ws/lobby/", headers=[(b"origin", b"http://127.0.0.1")]
+        application,
+        "/ws/lobby/",
+        headers=[(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")],
     )
     assert (await socket.connect())[0]
     assert await next_list(socket) == []

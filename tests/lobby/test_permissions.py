@@ -60,9 +60,39 @@ def test_who_may_see_each_view(world, view, role):
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_room_page_with_the_invitation_token_is_open_to_all(world, role):
+def test_room_page_with_either_token_is_open_to_all(world, role):
     room, client_for = world
     assert client_for(role).get(f"/r/{room.code}/?t={room.token}").status_code == 200
+    assert client_for(role).get(f"/r/{room.code}/?t={room.watch_token}").status_code == 200
+
+
+# The invitation link: GET shows the game (members go straight to the room), POST sits
+# down; visitors log in first. Neither ever works with the watch token.
+JOIN_GET = {"anonymous": 302, "stranger": 200, "seated": 302, "host": 302, "staff": 200}
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_join_link_by_role(world, role):
+    room, client_for = world
+    client = client_for(role)
+    before = {s.index: (s.user_id, s.guest) for s in room.seats.all()}
+    response = client.get(f"/join/{room.token}/")
+    assert response.status_code == JOIN_GET[role]
+    if role == "anonymous":
+        assert response["Location"].startswith("/accounts/login/?next=")
+    elif response.status_code == 302:
+        assert response["Location"] == f"/r/{room.code}/"
+    assert {s.index: (s.user_id, s.guest) for s in room.seats.all()} == before
+    for token in (room.watch_token, room.token[:-1]):
+        assert client.get(f"/join/{token}/").status_code == 404
+        assert client.post(f"/join/{token}/").status_code == 404
+    response = client.post(f"/join/{room.token}/")
+    assert response.status_code == 302
+    taken = [s for s in room.seats.all() if not s.is_empty]
+    if role in ("stranger", "staff"):
+        assert response["Location"] == f"/r/{room.code}/" and len(taken) == 3
+    else:
+        assert len(taken) == 2
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -81,11 +111,15 @@ def test_only_the_host_starts_or_removes(world, role):
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_invite_link_shown_only_to_members(world, role):
+def test_invite_and_watch_links_shown_only_to_members(world, role):
     room, client_for = world
-    response = client_for(role).get(f"/r/{room.code}/?t={room.token}")
-    shown = f"/join/{room.token}/" in response.content.decode()
-    assert shown == (role in ("seated", "host"))
+    text = client_for(role).get(f"/r/{room.code}/?t={room.watch_token}").content.decode()
+    member = role in ("seated", "host")
+    assert (f"/join/{room.token}/" in text) == member
+    watch_link = f'value="http://testserver/r/{room.code}/?t={room.watch_token}"'
+    assert (watch_link in text) == member
+    # A spectator's page hands its own token to the socket, never the invitation.
+    assert (room.token in text) == member
 
 
 def test_listed_rooms_are_open_to_everyone(world):

@@ -151,7 +151,12 @@ def test_a_round_in_play_is_never_revealed(client):
     text = response.content.decode()
     assert response.status_code == 200 and "still being played" in text
     assert rnd.seed not in text and "replay-data" not in text
-    assert f"/r/{room.code}/?t={room.token}" in text
+    # It offers to watch live with the watch token, which never takes a seat; the
+    # invitation token never appears.
+    assert f"/r/{room.code}/?t={room.watch_token}" in text
+    assert room.token not in text
+    assert client.get(f"/r/{room.code}/?t={room.watch_token}").status_code == 200
+    assert client.get(f"/join/{room.watch_token}/").status_code == 404
 
 
 def test_guessed_replay_ids_are_a_plain_404(client):

@@ -22,7 +22,7 @@ class Client:
     async def connect(self, port: int, code: str) -> "Client":
         self.ws = await connect(
             f"ws://127.0.0.1:{port}/ws/rooms/{code}/",
-            origin="http://127.0.0.1",
+            origin=f"http://127.0.0.1:{port}",  # the page's own origin, port included
             additional_headers={"Cookie": f"sessionid={self.session_key}"},
             open_timeout=10,
         )

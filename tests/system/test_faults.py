@@ -54,10 +54,11 @@ class Browser:
     async def open(self) -> bool:
         """One connection attempt; on failure the next waits for the back-off."""
         loop = asyncio.get_running_loop()
+        port = self.route()
         try:
             self.ws = await connect(
-                f"ws://127.0.0.1:{self.route()}/ws/rooms/{self.code}/",
-                origin="http://127.0.0.1",
+                f"ws://127.0.0.1:{port}/ws/rooms/{self.code}/",
+                origin=f"http://127.0.0.1:{port}",  # the page's own origin, port included
                 additional_headers={"Cookie": f"sessionid={self.session_key}"},
                 open_timeout=5,
                 close_timeout=1,
