@@ -173,3 +173,11 @@ def play_with_mouse(page, limit=400):
             except Exception:  # the table moved on between the two clicks; look again
                 continue
     raise AssertionError("the match did not end")
+
+
+def join_by_invitation(page, site, invite: str, name: str) -> None:
+    """A newcomer opens the invitation link, signs up on the way, and takes a seat."""
+    page.goto(invite)
+    page.locator("#main a[href*='/accounts/signup/']").click()
+    sign_up(page, site, name, next_url=invite)
+    page.locator("form.join button[type=submit]").click()  # "Take a seat"

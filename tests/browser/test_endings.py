@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 from games.models import Room
 from tests.browser.conftest import (
     in_language,
+    join_by_invitation,
     match_over,
     needs_browser,
     new_game,
@@ -120,9 +121,7 @@ def friends_game(site, new_page, *, players, fill):
     room_url = host.url
     invite = host.locator("#invite-link").input_value()
     friend = new_page(viewport=LAPTOP)
-    friend.goto(invite)
-    friend.locator("#main a[href*='/accounts/signup/']").click()
-    sign_up(friend, site, "ben", next_url=invite)
+    join_by_invitation(friend, site, invite, "ben")
     expect(host.locator('[data-seat="1"] .name')).to_contain_text("ben")
     watcher = new_page(viewport=LAPTOP)
     watcher.goto(room_url)

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import (
     WAIT_FOR_TURN,
     in_language,
+    join_by_invitation,
     match_over,
     needs_browser,
     new_game,
@@ -132,10 +133,7 @@ def test_two_friends_play_a_match_in_two_browsers(site, new_page, locale):
     sign_up(host, site, "amy")
     new_game(host, site, variant="old_maid", players="2", mode="friends", single=False, strikes="1")
     invite = host.locator("#invite-link").input_value()
-    friend.goto(invite)
-    friend.locator("#main a[href*='/accounts/signup/']").click()
-    sign_up(friend, site, "ben", next_url=invite)
-    friend.locator("form.join button[type=submit]").click()  # "Take a seat"
+    join_by_invitation(friend, site, invite, "ben")
     expect(friend).to_have_url(re.compile(r"/r/[A-Z0-9]+/$"))
     in_language(friend, locale)
     expect(host.locator('[data-seat="1"] .name')).to_contain_text("ben")
