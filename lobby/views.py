@@ -80,6 +80,7 @@ def _history(room: Room) -> dict:
         ended_by = entry["match"].ended_by or {}
         how = ended_by.get("how")
         entry["abandoned"] = how == "abandoned"
+        entry["everyone_left"] = how == "everyone_left"
         entry["resigner"] = seats.get(ended_by.get("seat")) if how == "resign" else None
     key = ""
     if matches:

@@ -48,6 +48,8 @@ export function ending(L, state) {
     cause = mine.includes(by.seat) ? L.youResigned : fill(L.resigned, { seat: name(by.seat) });
   } else if (by && by.how === "abandoned") {
     cause = L.abandoned;
+  } else if (by && by.how === "everyone_left") {
+    cause = L.everyoneLeft;
   }
   const winners = match.winners || [];
   const losers = match.losers || [];
