@@ -112,9 +112,9 @@ def test_the_watch_token_watches_and_never_takes_a_seat(client, friends_room, ma
     assert not Seat.objects.filter(room=room, user=viewer).exists()
     # The socket check takes either token for watching.
     actor = services.Actor(user_id=viewer.pk)
-    assert selectors.socket_access(room.code, actor, room.watch_token) is not None
-    assert selectors.socket_access(room.code, actor, room.token) is not None
-    assert selectors.socket_access(room.code, actor, "") is None
+    assert isinstance(selectors.socket_access(room.code, actor, room.watch_token), selectors.Access)
+    assert isinstance(selectors.socket_access(room.code, actor, room.token), selectors.Access)
+    assert selectors.socket_access(room.code, actor, "") is False  # not allowed
 
 
 MALFORMED = [
@@ -156,7 +156,8 @@ def test_wrong_and_malformed_tokens_are_a_plain_404(
             assert response.status_code == 404
             assert "room" not in response.content.decode().lower().split("<main", 1)[1]
     actor = services.Actor(user_id=user.pk)
-    assert selectors.socket_access(room.code, actor, token) is None
+    # A malformed token is a wrong one: the room exists, this socket may not see it.
+    assert selectors.socket_access(room.code, actor, token) is False
     assert not selectors.may_view(room, actor, token)
     assert selectors.socket_access(token, actor, room.token) is None  # a malformed code
 

@@ -26,7 +26,7 @@ def computer_room(user, seats=2):
 def test_a_resignation_in_the_history_and_its_live_fragment(client, make_user):
     user = make_user("rei")
     room = computer_room(user)
-    services.resign(room_id=room.pk, actor=services.Actor(user_id=user.pk), version=None)
+    services.resign(room_id=room.pk, actor=services.Actor(user_id=user.pk))
     logged_in(client, user)
     page = client.get(f"/r/{room.code}/").content.decode()
     fragment = client.get(f"/r/{room.code}/history/").content.decode()
@@ -64,7 +64,7 @@ def test_a_player_who_left_is_told_so_after_a_reload(client, make_user):
     room = computer_room(user, seats=3)
     page = logged_in(client, user).get(f"/r/{room.code}/").content.decode()
     assert 'data-left=""' in page
-    services.leave_match(room_id=room.pk, actor=services.Actor(user_id=user.pk), version=None)
+    services.leave_match(room_id=room.pk, actor=services.Actor(user_id=user.pk))
     page = client.get(f"/r/{room.code}/").content.decode()
     assert 'data-left="0"' in page
     assert "You left the match; the computer now plays your seat." in page
