@@ -24,11 +24,7 @@ def socket_access(code: str, actor, token: str) -> Access | bool | None:
     and anyone holding the invitation or the watch token. ``None``: no such room (a
     malformed code counts as none); ``False``: a room this socket may not see (a malformed
     token counts as a wrong one)."""
-    from games.tokens import well_formed_code
-
-    if not well_formed_code(code):
-        return None
-    room = Room.objects.filter(code=code).first()
+    room = room_by_code(code)
     if room is None:
         return None
     if not may_view(room, actor, token):
@@ -102,6 +98,30 @@ def rooms_of(actor, *, active: bool) -> list[Room]:
         .distinct()
         .order_by("-updated_at")[:50]
     )
+
+
+def room_by_code(code: str) -> Room | None:
+    """The room with this public code (a malformed code finds none)."""
+    from games.tokens import well_formed_code
+
+    return Room.objects.filter(code=code).first() if well_formed_code(code) else None
+
+
+def room_invited_by(token: str) -> Room | None:
+    """The room whose invitation to play is ``token`` (never its watch token)."""
+    from games.tokens import well_formed_token
+
+    return Room.objects.filter(token=token).first() if well_formed_token(token) else None
+
+
+def round_by_replay_id(replay_id: str):
+    """The round this replay link names, with its match and room."""
+    from games.models import Round
+    from games.tokens import well_formed_token
+
+    if not well_formed_token(replay_id):
+        return None
+    return Round.objects.select_related("match__room").filter(replay_id=replay_id).first()
 
 
 def may_view(room: Room, actor, token: str = "") -> bool:

@@ -33,7 +33,7 @@ def room_state(room: Room, event: dict | None = None, loaded: tuple | None = Non
 
     ``loaded`` is what ``load(room)`` returned, if the caller already has it; ``room``
     carries the live spectator count as ``spectators_now`` when it was read with it
-    (``rows.lock_room``)."""
+    (``games.services.sql.lock_room``)."""
     seats, match, rounds = loaded if loaded is not None else load(room)
     spectators = getattr(room, "spectators_now", None)
     if spectators is None:

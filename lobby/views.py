@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
@@ -17,9 +17,8 @@ from games import selectors, services
 from games.errors import ActionError
 from games.identity import actor_from_request
 from games.labels import VARIANT_NAMES
-from games.models import Room, Round
+from games.models import Room
 from games.replay import replay_steps
-from games.tokens import well_formed_code, well_formed_token
 from lobby.forms import VARIANT_HELP, NewGameForm, SignUpForm
 
 
@@ -63,9 +62,7 @@ def new_game(request):
 
 
 def _room_or_404(request, code: str, token: str = "") -> Room:
-    if not well_formed_code(code):
-        raise Http404
-    room = Room.objects.filter(code=code).first()
+    room = selectors.room_by_code(code)
     if room is None or not selectors.may_view(room, actor_from_request(request), token):
         raise Http404
     return room
@@ -131,9 +128,9 @@ def room_history(request, code: str):
 def replay(request, replay_id: str):
     """A finished round, step by step. The link is unguessable and meant to be shared;
     a round still in play is never shown, only an offer to watch it live."""
-    if not well_formed_token(replay_id):
+    rnd = selectors.round_by_replay_id(replay_id)
+    if rnd is None:
         raise Http404
-    rnd = get_object_or_404(Round.objects.select_related("match__room"), replay_id=replay_id)
     room = rnd.match.room
     if rnd.finished_at is None:
         return render(
@@ -169,18 +166,6 @@ def _watch_path(room: Room) -> str:
     return reverse("room", args=[room.code]) + "?" + urlencode({"t": room.watch_token})
 
 
-def _join_refusal(room: Room, seats: list) -> str | None:
-    """Why nobody can sit down here now, in the service's own words (``join_room`` has
-    the last say on the POST); ``None`` while a seat is free."""
-    if room.mode != Room.Mode.FRIENDS:
-        return _("Only friends rooms take new players.")
-    if room.status != Room.Status.WAITING:
-        return _("This match has already started.")
-    if not any(s.is_empty for s in seats):
-        return _("Every seat is taken.")
-    return None
-
-
 def _join_closed(request, room: Room, reason: str):
     return render(
         request,
@@ -195,7 +180,7 @@ def join(request, token: str):
     the POST takes the seat, so a link preview or prefetch never sits anyone down.
     Visitors log in (or sign up) first and come back here; a room that cannot take
     them offers to watch. Only the invitation token opens this page, never the watch one."""
-    room = Room.objects.filter(token=token).first() if well_formed_token(token) else None
+    room = selectors.room_invited_by(token)
     if room is None:
         raise Http404
     here = reverse("join", args=[room.token])
@@ -211,9 +196,9 @@ def join(request, token: str):
         except ActionError as exc:
             return _join_closed(request, room, exc.message)
         return redirect("room", code=room.code)
-    reason = _join_refusal(room, seats)
-    if reason is not None:
-        return _join_closed(request, room, reason)
+    refusal = services.join_refusal(room, seats)  # join_room has the last say on the POST
+    if refusal is not None:
+        return _join_closed(request, room, refusal.message)
     host = room.host.get_username() if room.host else seats[0].display_name
     return render(
         request,

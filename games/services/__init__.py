@@ -24,6 +24,7 @@ from games.services.presence import (
 from games.services.rooms import (
     abandon_room,
     create_room,
+    join_refusal,
     join_room,
     next_round,
     rematch,
@@ -42,6 +43,7 @@ __all__ = [
     "disconnect",
     "draw",
     "heartbeat",
+    "join_refusal",
     "join_room",
     "leave_match",
     "next_round",

@@ -16,9 +16,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import broadcast, rows, schedule
+from games import broadcast, schedule
 from games.errors import ActionError
 from games.models import Room
+from games.services import sql
 from games.state import room_state
 
 #: The fields of a ply, in order: an action names the move it answers with some of them.
@@ -46,7 +47,7 @@ class Change:
         due = schedule.next_due(state)
         room.due_at = datetime.fromtimestamp(due.at, UTC) if due else None
         fields = ["version", "status", "updated_at", "due_at", "unattended_since"]
-        if rows.update(room, fields, where={"version": before}) != 1:
+        if sql.update(room, fields, where={"version": before}) != 1:
             room.version = before  # someone else changed the room first
             raise ActionError("stale_version", _("The table changed before this action."))
         transaction.on_commit(lambda: broadcast.room_changed(room.pk, state))
@@ -62,7 +63,7 @@ def changing(room_id: int, version: object = None):
     server's own moves name the version they were planned against)."""
     version = _check_whole_number(version, "version")
     with transaction.atomic():
-        room = rows.lock_room(room_id)  # with the live spectator count, for the new state
+        room = sql.lock_room(room_id)  # with the live spectator count, for the new state
         if room is None:
             raise ActionError("not_allowed", _("This room does not exist."))
         if version is not None and version != room.version:

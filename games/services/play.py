@@ -8,11 +8,11 @@ import random
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import rows
 from games.engine import RoundState, RulesError, arrange_after_own_draw, choose_position
 from games.errors import ActionError
 from games.identity import Actor
 from games.models import Draw, Match, Presence, Room, Round, Seat
+from games.services import sql
 from games.services.attendance import note_attendance
 from games.services.change import Change, changing, check_ply
 from games.services.rooms import end_match, latest_match, require_seated
@@ -96,13 +96,13 @@ def _apply_draw(change, match, rnd, state, seat, position, *, by_computer) -> Dr
         hand_after=state.hand(result.drawer),
         by_computer=by_computer,
     )
-    rows.insert(row)
+    sql.insert(row)
     rnd.state = state.to_dict()
     fields = ["state"]
     if state.over:
         rnd.ranking, rnd.holder, rnd.finished_at = state.ranking, state.holder, timezone.now()
         fields += ["ranking", "holder", "finished_at"]
-    rows.update(rnd, fields)
+    sql.update(rnd, fields)
     if state.over:
         score = match_score(change.room, match, change.loaded[2])
         if score.over:

@@ -13,9 +13,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, rows
+from games import broadcast
 from games.identity import Actor
 from games.models import Presence, Room, Seat, Watcher
+from games.services import sql
 from games.services.attendance import note_attendance
 from games.services.change import changing
 from games.state import room_state
@@ -54,7 +55,7 @@ def connect(*, room_id: int, actor: Actor, channel_name: str) -> dict:
 
 def heartbeat(*, channel_name: str) -> None:
     """A socket is still open: its connection (a seat's or a spectator's) stays fresh."""
-    rows.touch(channel_name, timezone.now())
+    sql.touch(channel_name, timezone.now())
 
 
 def disconnect(*, room_id: int, channel_name: str) -> None:

@@ -102,18 +102,27 @@ def join_room(*, room_id: int, actor: Actor, name: str) -> Seat:
         mine = next((s for s in seats if actor.controls(s)), None)
         if mine is not None:
             return mine
-        if room.mode != Room.Mode.FRIENDS:
-            raise ActionError("not_allowed", _("Only friends rooms take new players."))
-        if room.status != Room.Status.WAITING:
-            raise ActionError("already_started", _("This match has already started."))
-        free = next((s for s in seats if s.is_empty), None)
-        if free is None:
-            raise ActionError("room_full", _("Every seat is taken."))
+        refusal = join_refusal(room, seats)
+        if refusal is not None:
+            raise refusal
+        free = next(s for s in seats if s.is_empty)
         free.user_id, free.guest = actor.user_id, "" if actor.user_id else actor.guest
         free.name = name
         free.save()
         change.commit({"kind": "seat_taken", "seat": free.index})
         return free
+
+
+def join_refusal(room: Room, seats: list[Seat]) -> ActionError | None:
+    """Why nobody can take a seat in ``room`` now (its ``seats``), or None while one is
+    free: what ``join_room`` refuses with, for pages to say before anyone tries."""
+    if room.mode != Room.Mode.FRIENDS:
+        return ActionError("not_allowed", _("Only friends rooms take new players."))
+    if room.status != Room.Status.WAITING:
+        return ActionError("already_started", _("This match has already started."))
+    if not any(s.is_empty for s in seats):
+        return ActionError("room_full", _("Every seat is taken."))
+    return None
 
 
 def remove_player(*, room_id: int, actor: Actor, seat_index: int) -> None:
