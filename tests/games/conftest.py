@@ -11,8 +11,9 @@ from django.contrib.sessions.backends.db import SessionStore
 
 from config.asgi import application
 from games import driver
-from games.identity import GUEST_KEY, signed_in_session
+from games.identity import GUEST_KEY
 from games.services import Actor
+from tools.sessions import signed_in_session
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
 

@@ -33,7 +33,7 @@ import django
 django.setup()
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
-from games.identity import signed_in_session
+from tools.sessions import signed_in_session
 
 keys = []
 for i in range(int(sys.argv[1])):
