@@ -40,7 +40,7 @@ fairness: $(STAMP)
 	$(BIN)/python manage.py fairness_tables --rounds 1000000 --write docs/fairness.md
 
 bench: $(STAMP)
-	$(BIN)/python manage.py bench_engine --write docs/performance.md
+	$(BIN)/python -m tools.bench_engine --write docs/performance.md
 
 # Rooms of bots over real WebSockets against the production mode, and an echo baseline
 # (about 6 minutes); writes docs/performance.md. Run it when nothing else is running.

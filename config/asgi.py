@@ -17,6 +17,14 @@ from games.outages import OutageMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns as game_sockets  # noqa: E402
 from lobby.routing import websocket_urlpatterns as lobby_sockets  # noqa: E402
 
+sockets = game_sockets + lobby_sockets
+if os.environ.get("BENCH_ECHO") == "1":
+    # The load benchmark's echo table (make bench-load), from the development tools: a
+    # production install has no tools package and never sets BENCH_ECHO.
+    from tools.echo import websocket_urlpatterns as echo_sockets
+
+    sockets += echo_sockets
+
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
@@ -24,7 +32,7 @@ application = ProtocolTypeRouter(
         # then the session and user. A database or Redis outage closes the socket
         # cleanly (games/outages.py).
         "websocket": OutageMiddleware(
-            SameOriginMiddleware(AuthMiddlewareStack(URLRouter(game_sockets + lobby_sockets)))
+            SameOriginMiddleware(AuthMiddlewareStack(URLRouter(sockets)))
         ),
     }
 )

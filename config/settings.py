@@ -6,6 +6,7 @@ DATABASE_URL and REDIS_URL.
 """
 
 import os
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -105,7 +106,29 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite (development) as correct under concurrency as PostgreSQL. Each change runs in
+    # a transaction that reads the room and then writes; in SQLite's default DEFERRED mode
+    # two of them at once deadlock on the upgrade to a write lock, and one fails at once
+    # with "database is locked" (no waiting). IMMEDIATE takes the write lock at BEGIN, so
+    # writers queue for up to `timeout` seconds instead, like PostgreSQL's row lock. WAL
+    # lets reads (snapshots, pages) go on beside a writer; synchronous=NORMAL is safe with
+    # WAL (a power cut may lose the last commits, never corrupt the file).
+    # tests/system/test_sqlite.py: many friends rooms opened and started at once.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
+    # Tests on a file too: Django's default in-memory test database shares one cache
+    # between connections, where a lock held elsewhere fails at once ("database table is
+    # locked") instead of waiting, so concurrent tests would see what no real run does.
+    DATABASES["default"].setdefault("TEST", {}).setdefault(
+        "NAME", str(Path(tempfile.gettempdir()) / f"oldmaid-tests-{os.getpid()}.sqlite3")
+    )
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A database host that does not answer fails a request in seconds, not minutes.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
     if env_bool("DB_POOL", False) and not DATABASES["default"]["CONN_MAX_AGE"]:

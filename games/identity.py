@@ -25,18 +25,6 @@ class Actor:
         return holds(self.user_id, self.guest, room.host_id, room.host_guest)
 
 
-def signed_in_session(user) -> dict:
-    """What ``django.contrib.auth.login`` puts in a session, for signing ``user`` in
-    without a request (the load benchmark's bots, test players)."""
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-
-    return {
-        SESSION_KEY: str(user.pk),
-        BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
-        HASH_SESSION_KEY: user.get_session_auth_hash(),
-    }
-
-
 def guest_id(request) -> str:
     """The request's guest id, created on first use."""
     value = request.session.get(GUEST_KEY)

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # make bench-load: start the production mode (scripts/prod.sh) with the echo baseline
-# mounted, run the load benchmark against it (manage.py bench_load), stop it again.
+# mounted, run the load benchmark against it (python -m tools.bench_load), stop it again.
 #
 # It runs an instance of its own (its own directory, ports, database and Redis database),
 # so it neither needs nor disturbs a running `make prod`. Extra arguments go to
-# bench_load, for example `scripts/bench_load.sh --rooms 50 --paced-seconds 20`.
+# tools.bench_load (`--help` lists them), for example `scripts/bench_load.sh --rooms 50 --paced-seconds 20`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,7 +15,7 @@ export DAPHNE_FIRST_PORT=${BENCH_DAPHNE_PORT:-8201}
 export LISTEN_ADDRESS=127.0.0.1
 export DATABASE_URL=${BENCH_DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:5432/oldmaid_bench}
 export REDIS_URL=${BENCH_REDIS_URL:-redis://127.0.0.1:6379/5}
-export BENCH_ECHO=1  # mounts /ws/echo/<room>/ (games/bench_echo.py) in this instance only
+export BENCH_ECHO=1  # mounts /ws/echo/<room>/ (tools/echo.py) in this instance only
 
 trap 'bash scripts/prod.sh stop' EXIT
 bash scripts/prod.sh start
@@ -24,6 +24,6 @@ bash scripts/prod.sh start
 . "$PROD_DIR/env"
 processes=$(($(wc -w <"$PROD_DIR/run/children") - 1))  # the Daphne processes and nginx
 write=${BENCH_WRITE-docs/performance.md}  # BENCH_WRITE= : print only
-.venv/bin/python manage.py bench_load --url "$(cat "$PROD_DIR/url")" \
+.venv/bin/python -m tools.bench_load --url "$(cat "$PROD_DIR/url")" \
   --stack "scripts/prod.sh, nginx with TLS in front of $processes Daphne processes" \
   ${write:+--write "$write"} "$@"

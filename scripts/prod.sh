@@ -7,6 +7,8 @@
 #   scripts/prod.sh start   background, logs in $PROD_DIR/log; returns once /healthz answers
 #   scripts/prod.sh stop    stop a server started by either
 #   scripts/prod.sh status  each process and /healthz; exit 0 healthy, 1 unhealthy, 3 stopped
+#   scripts/prod.sh config [nginx|daphne]  print nginx.conf (as `start` writes it) or the
+#                           Daphne command lines, and start nothing
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -94,13 +96,12 @@ prepare() {
     say "generated a secret key in $SECRET_KEY_FILE (keep it: sessions depend on it)"
   fi
 
+  tls_paths
   if [ -n "${TLS_CERT:-}" ] || [ -n "${TLS_KEY:-}" ]; then
     if [ ! -r "${TLS_CERT:-}" ] || [ ! -r "${TLS_KEY:-}" ]; then
       die "TLS_CERT and TLS_KEY must both be readable files"
     fi
-    CERT=$TLS_CERT KEY=$TLS_KEY
   else
-    CERT="$PROD_DIR/tls/self-signed.crt" KEY="$PROD_DIR/tls/self-signed.key"
     if [ ! -s "$CERT" ]; then
       local san="DNS:localhost,IP:127.0.0.1,IP:::1"
       if [[ "$SITE_HOST" =~ ^[0-9.]+$ ]]; then san="$san,IP:$SITE_HOST"; else san="$san,DNS:$SITE_HOST"; fi
@@ -117,10 +118,8 @@ prepare() {
   "$PY" manage.py check --deploy
 
   # Root's nginx runs its workers as NGINX_USER, which must be able to read the static files.
-  NGINX_USER_LINE=""
-  if [ "$(id -u)" = 0 ]; then
-    NGINX_USER=${NGINX_USER:-www-data}
-    NGINX_USER_LINE="user $NGINX_USER;"
+  nginx_user
+  if [ -n "$NGINX_USER_LINE" ]; then
     runuser -u "$NGINX_USER" -- test -r "$STATIC_ROOT/staticfiles.json" ||
       die "nginx workers (user $NGINX_USER) cannot read $STATIC_ROOT: set PROD_DIR to a readable place or NGINX_USER"
   fi
@@ -160,7 +159,40 @@ write_env() {  # what the processes run with, for tools that want the same datab
   ) >"$PROD_DIR/env"
 }
 
+tls_paths() {  # CERT and KEY: the operator's, or the self-signed pair prepare() makes
+  if [ -n "${TLS_CERT:-}" ] || [ -n "${TLS_KEY:-}" ]; then
+    CERT=${TLS_CERT:-} KEY=${TLS_KEY:-}
+  else
+    CERT="$PROD_DIR/tls/self-signed.crt" KEY="$PROD_DIR/tls/self-signed.key"
+  fi
+}
+
+nginx_user() {  # NGINX_USER_LINE: root's nginx runs its workers as NGINX_USER
+  NGINX_USER_LINE=""
+  if [ "$(id -u)" = 0 ]; then
+    NGINX_USER=${NGINX_USER:-www-data}
+    NGINX_USER_LINE="user $NGINX_USER;"
+  fi
+}
+
 write_nginx_conf() {
+  nginx_conf "$1" >"$PROD_DIR/nginx/nginx.conf"
+}
+
+# What every location passing requests to Daphne sets (the telemetry one too).
+PROXY_SETTINGS='            proxy_pass http://daphne;
+            proxy_http_version 1.1;
+            proxy_set_header Host $http_host;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            # Replace, not append: Daphne trusts the first address (log-in throttling
+            # and telemetry rate limits count per address).
+            proxy_set_header X-Forwarded-For $remote_addr;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            # Daphne pings every socket every 20 s, so only a dead one stays silent this long.
+            proxy_read_timeout 120s;'
+
+nginx_conf() {  # foreground | background: nginx.conf on stdout
   local mode=$1 upstreams="" i access error
   for i in $(seq 0 $((WEB_PROCESSES - 1))); do
     upstreams+="    server 127.0.0.1:$((DAPHNE_FIRST_PORT + i));"$'\n'
@@ -173,7 +205,7 @@ write_nginx_conf() {
   local redirect_port=":$HTTPS_PORT"
   [ "$HTTPS_PORT" = 443 ] && redirect_port=""
   local tmp="$PROD_DIR/nginx/tmp"
-  cat >"$PROD_DIR/nginx/nginx.conf" <<EOF
+  cat <<EOF
 # Written by scripts/prod.sh on each start: edit the script, not this file.
 $NGINX_USER_LINE
 worker_processes auto;
@@ -232,18 +264,17 @@ $upstreams        keepalive 32;
             gzip_types text/css application/javascript image/svg+xml application/json;
         }
 
+        # Anonymous telemetry (POST /telemetry/events/): the privacy text promises that no
+        # address is kept: no access log line (address, user agent) for these requests,
+        # and no error log line either (nginx's error lines name the client's address).
+        location /telemetry/ {
+            access_log off;
+            error_log /dev/null;
+$PROXY_SETTINGS
+        }
+
         location / {
-            proxy_pass http://daphne;
-            proxy_http_version 1.1;
-            proxy_set_header Host \$http_host;
-            proxy_set_header Upgrade \$http_upgrade;
-            proxy_set_header Connection \$connection_upgrade;
-            # Replace, not append: Daphne trusts the first address (log-in throttling
-            # and telemetry rate limits count per address).
-            proxy_set_header X-Forwarded-For \$remote_addr;
-            proxy_set_header X-Forwarded-Proto \$scheme;
-            # Daphne pings every socket every 20 s, so only a dead one stays silent this long.
-            proxy_read_timeout 120s;
+$PROXY_SETTINGS
         }
     }
 }
@@ -274,6 +305,14 @@ children_alive() {
   for pid in "${CHILDREN[@]}"; do kill -0 "$pid" 2>/dev/null || return 1; done
 }
 
+daphne_command() {  # PORT: DAPHNE_COMMAND, one Daphne process's command line
+  # --proxy-headers: the client's address and scheme from nginx's X-Forwarded-* headers.
+  # nginx writes the access log (none for telemetry), so Daphne keeps none: without
+  # --access-log it would print one, addresses included, at its default verbosity.
+  DAPHNE_COMMAND=("$PY" -m daphne -b 127.0.0.1 -p "$1" --proxy-headers
+    --access-log /dev/null config.asgi:application)
+}
+
 serve() {  # foreground | background (output already redirected by `start`)
   local mode=$1 i port
   echo $$ >"$RUN/prod.pid"
@@ -281,10 +320,8 @@ serve() {  # foreground | background (output already redirected by `start`)
   ulimit -n "$(ulimit -Hn)" 2>/dev/null || true  # many sockets per process
   for i in $(seq 1 "$WEB_PROCESSES"); do
     port=$((DAPHNE_FIRST_PORT + i - 1))
-    # --proxy-headers: the client's address and scheme from nginx's X-Forwarded-* headers.
-    # nginx writes the access log, so Daphne does not.
-    local command=("$PY" -m daphne -b 127.0.0.1 -p "$port" --proxy-headers
-      --access-log /dev/null config.asgi:application)
+    daphne_command "$port"
+    local command=("${DAPHNE_COMMAND[@]}")
     if [ "$mode" = foreground ]; then
       "${command[@]}" &
     else
@@ -381,11 +418,31 @@ status() {
   probe || return 1
 }
 
+config() {  # nginx | daphne: what `start` would run with, printed; nothing is started
+  case "$1" in
+    nginx)
+      tls_paths
+      nginx_user
+      nginx_conf background
+      ;;
+    daphne)
+      local port
+      for port in $(seq "$DAPHNE_FIRST_PORT" $((DAPHNE_FIRST_PORT + WEB_PROCESSES - 1))); do
+        daphne_command "$port"
+        printf '%q ' "${DAPHNE_COMMAND[@]}"
+        echo
+      done
+      ;;
+    *) die "usage: scripts/prod.sh config [nginx|daphne]" ;;
+  esac
+}
+
 case "${1:-run}" in
   run) run ;;
   start) start ;;
   stop) stop ;;
   status) status ;;
   _serve) serve background ;;
-  *) die "usage: scripts/prod.sh [run|start|stop|status]" ;;
+  config) config "${2:-nginx}" ;;
+  *) die "usage: scripts/prod.sh [run|start|stop|status|config [nginx|daphne]]" ;;
 esac

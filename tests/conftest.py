@@ -1,4 +1,5 @@
 import os
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,20 @@ def pytest_configure(config):
                 "CI must run against PostgreSQL and Redis (see .ci/run)",
                 returncode=2,
             )
+
+
+def pytest_unconfigure(config):
+    # Django deletes a SQLite test database's file, but not the write-ahead log beside it
+    # (config/settings.py: WAL) that connections of worker threads may have kept.
+    from django.conf import settings
+
+    if not settings.configured:
+        return
+    database = settings.DATABASES["default"]
+    name = database.get("TEST", {}).get("NAME")
+    if database["ENGINE"] == "django.db.backends.sqlite3" and name:
+        for suffix in ("-wal", "-shm"):
+            Path(f"{name}{suffix}").unlink(missing_ok=True)
 
 
 @pytest.fixture(autouse=True)

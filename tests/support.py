@@ -66,7 +66,8 @@ class Server:
     def start(self) -> "Server":
         env = {
             **os.environ,
-            "DATABASE_URL": database_url_for_tests(),
+            # The test database, unless the test gives a database of its own.
+            "DATABASE_URL": self.env.get("DATABASE_URL") or database_url_for_tests(),
             "DEBUG": "1",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "COMPUTER_DELAY_SECONDS": "0",

@@ -11,9 +11,10 @@ from django.contrib.sessions.backends.db import SessionStore
 
 from config.asgi import application
 from games import driver
-from games.identity import GUEST_KEY, signed_in_session
+from games.identity import GUEST_KEY
 from games.services import Actor
 from tests.support import ply
+from tools.sessions import signed_in_session
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
 #: A browser names the host it connects to; the Origin must match it (config/origin.py).

@@ -201,7 +201,7 @@ def setup_room(seats: int, humans: int, rounds: int) -> dict:
     from django.contrib.sessions.backends.db import SessionStore
 
     from games import services
-    from games.identity import signed_in_session
+    from tools.sessions import signed_in_session
 
     sessions, actors = [], []
     stamp = f"{os.getpid()}x{time.monotonic_ns() % 10**9}"

@@ -2,6 +2,7 @@
 deletion."""
 
 import json
+import logging
 from datetime import timedelta
 from io import StringIO
 
@@ -89,6 +90,28 @@ def test_ingestion_is_rate_limited(client, settings):
     codes = [post(client, GOOD).status_code for _ in range(5)]
     assert codes == [204, 204, 204, 429, 429]
     assert Event.objects.count() == 3
+
+
+def test_django_logs_no_address_or_user_agent_of_a_telemetry_request(client, caplog, settings):
+    """nginx and Daphne keep no line of these requests (tests/test_prod_config.py); Django's
+    own log names refusals by path only."""
+    caplog.set_level(logging.DEBUG)
+    who = {"REMOTE_ADDR": "203.0.113.77", "HTTP_USER_AGENT": "PrivacyProbe/7.1"}
+    settings.TELEMETRY_EVENTS_PER_MINUTE = 2
+    codes = {
+        post(client, GOOD, **who).status_code,
+        post(client, "not json", **who).status_code,
+        post(client, {**GOOD, "padding": "x" * 5000}, **who).status_code,
+        client.get("/telemetry/events/", **who).status_code,
+        post(client, GOOD, **who).status_code,
+    }
+    assert codes == {204, 400, 405, 413, 429}
+    assert caplog.records, "refusals are logged (by path), so the check below means something"
+    # Formatted as the site's handlers write them (settings.LOGGING).
+    line = logging.Formatter(settings.LOGGING["formatters"]["line"]["format"])
+    for record in caplog.records:
+        written = line.format(record)
+        assert "203.0.113.77" not in written and "PrivacyProbe" not in written, written
 
 
 def test_no_column_could_hold_an_address_identity_or_room():

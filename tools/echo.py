@@ -1,5 +1,5 @@
-"""A bare echo table for the load benchmark (``manage.py bench_load``), mounted at
-``/ws/echo/<room>/`` only when ``BENCH_ECHO=1``.
+"""A bare echo table for the load benchmark (``python -m tools.bench_load``), mounted at
+``/ws/echo/<room>/`` by config/asgi.py only when ``BENCH_ECHO=1``.
 
 Each text frame is sent to the room's channel-layer group and every socket in the group
 passes it on to its client unchanged: the same Daphne, proxy, TLS and Redis hop per
@@ -9,6 +9,7 @@ benchmark's saturation throughput on the real table is reported as a ratio of th
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.urls import re_path
 
 MAX_BYTES = 2048
 
@@ -37,3 +38,8 @@ class EchoConsumer(AsyncWebsocketConsumer):
 
     async def echo_message(self, message):
         await self.send(text_data=message["text"])
+
+
+websocket_urlpatterns = [
+    re_path(r"^ws/echo/(?P<room>[A-Za-z0-9]{1,20})/$", EchoConsumer.as_asgi()),
+]

@@ -1,6 +1,7 @@
 """Load benchmark: rooms of bots play real matches over real WebSockets against a running
-stack (``make bench-load`` starts the production mode), and the same harness measures a
-bare echo table (``games.bench_echo``) on the same stack as the baseline.
+stack (``make bench-load`` starts the production mode and runs
+``python -m tools.bench_load``), and the same harness measures a bare echo table
+(``tools.echo``) on the same stack as the baseline.
 
 Setup (users, signed-in sessions, friends rooms of four human seats, started matches) is
 done here through the services and is not measured. The load generator is this one
@@ -34,25 +35,26 @@ import platform
 import random
 import resource
 import ssl
+import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import django
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.auth.hashers import make_password
-from django.contrib.sessions.backends.db import SessionStore
-from django.contrib.sessions.models import Session
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connections, transaction
 from django.utils import timezone
 from django.utils.crypto import get_random_string
 
-from games import broadcast, services
-from games.identity import signed_in_session
-from games.management.commands.bench_engine import cpu_model, write_section
-from games.models import Draw, Room
+from tools.bench_engine import cpu_model, write_section
+from tools.sessions import signed_in_session
+
+# The models and services are imported where they are used: this module is run as
+# `python -m tools.bench_load`, which sets Django up first (main below).
 
 
 def layer_name() -> str:
@@ -64,7 +66,7 @@ def layer_name() -> str:
 def markers(layer: str) -> tuple[str, str]:
     """Each channel layer's figures keep a section of their own."""
     return (
-        f"<!-- bench_load:{layer}:start (written by manage.py bench_load) -->",
+        f"<!-- bench_load:{layer}:start (written by python -m tools.bench_load) -->",
         f"<!-- bench_load:{layer}:end -->",
     )
 
@@ -188,6 +190,10 @@ class CpuWindow:
 
 def cleanup(rooms_only: bool = False) -> None:
     """Delete the benchmark's rooms (with their draws) and sessions; its users stay."""
+    from django.contrib.sessions.models import Session
+
+    from games.models import Room
+
     ours = list(
         Room.objects.filter(seats__user__username__startswith=PREFIX)
         .values_list("pk", flat=True)
@@ -216,6 +222,11 @@ def cleanup(rooms_only: bool = False) -> None:
 def setup_rooms(count: int, rounds: int) -> list[dict]:
     """``count`` started friends rooms of four signed-in players each: their codes and the
     players' session keys, the host first."""
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.sessions.models import Session
+
+    from games import broadcast, services
+
     User = get_user_model()
     names = [f"{PREFIX}{i}" for i in range(count * SEATS)]
     have = set(User.objects.filter(username__in=names).values_list("username", flat=True))
@@ -414,17 +425,21 @@ class Bot:
         if match["over"] or rnd["over"]:
             if self.index == 0:
                 kind = "rematch" if match["over"] else "next_round"
-                self.act({"type": kind, "version": state["version"]}, None)
+                at = {"match": match["number"]}
+                if kind == "next_round":
+                    at["round"] = rnd["number"]
+                self.act({"type": kind, **at}, None)
             return
         if state["acting"] is None:
             return
         count = state["seats"][rnd["giver"]]["count"]
         key = (match["number"], rnd["number"], rnd["draws"] + 1)
         position = random.randrange(count)
-        self.act({"type": "draw", "version": state["version"], "position": position}, key)
+        at = {"match": match["number"], "round": rnd["number"], "draw": rnd["draws"]}
+        self.act({"type": "draw", **at, "position": position}, key)
 
     def act(self, payload: dict, key) -> None:
-        self.acted_on = payload["version"]
+        self.acted_on = self.state["version"]
         delay = self.table.delay()
         if delay:
             asyncio.get_running_loop().call_later(delay, self.fire, payload, key)
@@ -587,6 +602,8 @@ class Generator:
 def lost_draws(gen: Generator, rooms: list[dict]) -> tuple[int, int, int]:
     """(draws in the database, seat receipts missing, draws every seat got but the database
     does not hold) for the benchmark's rooms."""
+    from games.models import Draw
+
     by_id = {room["id"]: table for room, table in zip(rooms, gen.tables, strict=True)}
     stored = defaultdict(set)
     rows = Draw.objects.filter(round__match__room_id__in=list(by_id)).values_list(
@@ -867,3 +884,15 @@ class Command(BaseCommand):
         )
         lines += ["", end]
         return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    django.setup()
+    # Django's command machinery: its argument parser, and a clear message (no traceback)
+    # for a CommandError.
+    Command().run_from_argv(["python -m", "tools.bench_load", *(argv or sys.argv[1:])])
+
+
+if __name__ == "__main__":
+    main()
