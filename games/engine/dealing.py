@@ -5,6 +5,7 @@ the seats dealt first get the extra cards. A deal is therefore fixed by its *sta
 given here as an offset from the dealer.
 """
 
+from .cards import rank
 from .variants import FAIR_DEAL, TRADITIONAL_DEAL, Variant
 
 #: Fair-deal starts that the remainder rule leaves open, measured by the fairness
@@ -44,6 +45,24 @@ def deal_start_offset(variant: Variant, players: int, deal: str | None = None) -
     if remainder == 0:
         return 1 % players  # everyone gets the same: the start changes nothing
     return MEASURED_FAIR_STARTS.get((variant.key, players), 1 % players)
+
+
+def shuffled_deck(variant: Variant, rng) -> tuple[list[str], list[str]]:
+    """The variant's deck shuffled by ``rng`` (anything with ``shuffle``), with its unseen
+    card(s) set aside: (the cards to deal, the cards set aside). The card set aside is the
+    last one of the shuffled deck that may be removed (for Old Maid: the last queen), so
+    it needs no randomness beyond the shuffle."""
+    cards = list(variant.deck)
+    rng.shuffle(cards)
+    removed: list[str] = []
+    for _ in range(variant.removed_unseen):
+        pool = [
+            i
+            for i, c in enumerate(cards)
+            if not variant.removed_unseen_ranks or rank(c) in variant.removed_unseen_ranks
+        ]
+        removed.append(cards.pop(pool[-1]))
+    return cards, removed
 
 
 def deal_cards(cards: list[str], players: int, first_seat: int) -> list[list[str]]:

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .cards import colour, is_card, rank
-from .dealing import deal_cards, deal_start_offset
+from .dealing import deal_cards, deal_start_offset, shuffled_deck
 from .errors import BadPosition, RoundOver
 from .options import Options
 from .variants import FLOW_FROM_PREVIOUS, Variant, get_variant
@@ -148,18 +148,7 @@ class RoundState:
         """
         variant = get_variant(variant)
         variant.check_players(players)
-        cards = list(variant.deck)
-        rng.shuffle(cards)
-        removed: list[str] = []
-        for _ in range(variant.removed_unseen):
-            # The card set aside is the last one of the shuffled deck (for Old Maid: the
-            # last queen), so it needs no randomness beyond the shuffle.
-            pool = [
-                i
-                for i, c in enumerate(cards)
-                if not variant.removed_unseen_ranks or rank(c) in variant.removed_unseen_ranks
-            ]
-            removed.append(cards.pop(pool[-1]))
+        cards, removed = shuffled_deck(variant, rng)
         if deal_offset is None:
             deal_offset = deal_start_offset(variant, players, deal)
         first = (dealer + deal_offset) % players

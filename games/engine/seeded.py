@@ -26,8 +26,7 @@ import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from .cards import rank
-from .dealing import deal_cards, deal_start_offset
+from .dealing import deal_cards, deal_start_offset, shuffled_deck
 from .options import Options
 from .round import RoundState
 from .variants import Variant, get_variant
@@ -94,17 +93,7 @@ class UnknownDealVersion(ValueError):
 
 def _deal_v1(variant: Variant, players: int, seed: bytes, record: DealRecord):
     """Version 1 (module docstring): returns the dealt hands and the cards set aside."""
-    rng = SeededRandom(seed)
-    cards = list(variant.deck)
-    rng.shuffle(cards)
-    removed: list[str] = []
-    for _ in range(variant.removed_unseen):
-        pool = [
-            i
-            for i, c in enumerate(cards)
-            if not variant.removed_unseen_ranks or rank(c) in variant.removed_unseen_ranks
-        ]
-        removed.append(cards.pop(pool[-1]))
+    cards, removed = shuffled_deck(variant, SeededRandom(seed))
     return deal_cards(cards, players, record.start), removed
 
 

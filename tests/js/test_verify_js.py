@@ -13,6 +13,7 @@ import pytest
 
 from games.engine import deal_start_offset, get_variant, seeded
 from tests.conftest import REQUIRE_SERVICES
+from tests.lobby.test_replay import verify_page_data
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "tests" / "js" / "verify_cases.mjs"
@@ -59,19 +60,7 @@ def record(variant, players, dealer, seed, start, options, version=1) -> dict:
 
 
 def python_verdict(data: dict) -> str:
-    ok = seeded.verify(
-        variant=data["variant"],
-        players=data["players"],
-        dealer=data["dealer"],
-        seed_hex=data["seed"],
-        commitment_hex=data["commitment"],
-        dealt=data["dealt"],
-        removed=data["removed"],
-        deal_version=data["deal_version"],
-        deal_start=data["deal_start"],
-        options=data["options"],
-    )
-    return "verified" if ok else "failed"
+    return "verified" if verify_page_data(data) else "failed"
 
 
 def cases_for(variant: str, players: int) -> list[tuple[str, dict, str]]:
