@@ -120,7 +120,7 @@ def open_friends_room(port: int, host: str, guest: str) -> str:
     status, _, page = http(port, host, location)
     assert status == 200, page[-2000:]
     invitation = re.search(r'id="invite-link"[^>]*value="[^"]*(/join/[^/"]+/)"', page)[1]
-    status, location, body = http(port, guest, invitation)
+    status, location, body = http(port, guest, invitation, {})  # "Take a seat"
     assert (status, location) == (302, f"/r/{code}/"), (status, body[-2000:])
     return code
 
@@ -136,7 +136,7 @@ class Tab:
     async def open(self, port: int, code: str) -> "Tab":
         self.ws = await connect(
             f"ws://127.0.0.1:{port}/ws/rooms/{code}/",
-            origin="http://127.0.0.1",
+            origin=f"http://127.0.0.1:{port}",
             additional_headers={"Cookie": f"sessionid={self.session}"},
             open_timeout=60,
         )
