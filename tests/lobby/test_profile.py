@@ -57,6 +57,10 @@ def record(room, rounds, winners=None, finished=True, how=None):
     return match
 
 
+def figure(value, label):
+    return f'<span class="value">{value}</span> <span class="label">{label}</span>'
+
+
 def test_a_hand_counted_record(make_user, client):
     me = make_user("counted")
     # Babanuki, seat 0, three seats: two matches of three rounds and one still playing.
@@ -88,18 +92,19 @@ def test_a_hand_counted_record(make_user, client):
     client.force_login(me)
     page = client.get("/accounts/profile/").content.decode()
     baba_card = page.split('id="record-babanuki"')[1].split("</section>")[0]
-    assert "<dt>Win rate</dt><dd>50 %</dd>" in baba_card
-    assert "<dt>Times left holding the odd card</dt><dd>2</dd>" in baba_card
+    assert figure("50 %", "Win rate") in baba_card
+    assert figure("2", "Times left holding the odd card") in baba_card
     assert "<li>1st: 4 times</li><li>2nd: 1 time</li><li>3rd: 2 times</li>" in baba_card
     maid_card = page.split('id="record-old_maid"')[1].split("</section>")[0]
-    assert "<dd>33.3 %</dd>" in maid_card
+    assert figure("33.3 %", "Win rate") in maid_card
     assert "Places" not in maid_card  # loser-only games keep no places
     assert "Places (1st, 2nd" not in page and "1: 1" not in page
-    rows = re.findall(r'<tr class="outcome-(\w+)">(.*?)</tr>', page, re.S)
+    rows = re.findall(r'<li class="outcome-(\w+)">(.*?)</li>', page, re.S)
     assert len(rows) == 7
     first_won = next(row for outcome, row in rows if outcome == "won")
-    assert "Nov. 30, 2026" in first_won and "<td>Won</td>" in first_won
-    assert re.search(r"<td>(Babanuki|Old Maid)</td>", first_won)
+    assert ">Nov. 30, 2026</time>" in first_won and ">Won</span>" in first_won
+    assert re.search(r"<span>(Babanuki|Old Maid)</span>", first_won)
+    assert "3 rounds finished" in page and "1 round finished" in page
     assert f'href="/r/{a.code}/"' in page and f"Room {a.code}, match 1" in page
     assert ">Played on one device<" in page and ">In progress<" in page
 
@@ -121,7 +126,7 @@ def test_the_record_reads_in_japanese_and_chinese(make_user, client, language, d
     assert date in page
     for line in places:
         assert f"<li>{line}</li>" in page
-    assert f"<dd>{rate}</dd>" in page
+    assert f'<span class="value">{rate}</span>' in page
     assert "Won" not in page and "Babanuki" not in page
 
 
