@@ -135,62 +135,97 @@ def may_view(room: Room, actor, token: str = "") -> bool:
 
 
 def player_stats(user_id: int) -> dict:
-    """A player's record by variant: matches played, won and lost; rounds played, lost,
-    and the places they finished in; and their matches, newest first."""
+    """A player's record, by variant and match by match (newest first, at most 50).
+
+    Per variant: matches played to a result for the player (``won`` + ``lost``), rounds
+    played, rounds in which the player was left holding the odd card, and, for
+    points-scored variants, how often the player finished in each place. A match counts
+    for the player only when it has a result for their seat: matches in progress,
+    abandoned, or the one the player left (the computer finished it) are listed but not
+    counted. Games on one device (the player holds every seat) are listed, not counted:
+    they are nobody's own result.
+
+    Each listed match: ``match``, ``room``, ``variant``, ``seat`` (``None`` on one
+    device), ``rounds`` (finished), ``date`` (when it ended, else when it began) and
+    ``outcome``: ``won``, ``lost``, ``playing``, ``abandoned``, ``left`` or ``shared``.
+    """
     from collections import defaultdict
 
     from games.models import Match, Seat
 
-    seats = {
-        (s.room_id): s.index for s in Seat.objects.filter(user_id=user_id).only("room_id", "index")
-    }
+    held: dict[int, list[tuple[int, bool]]] = defaultdict(list)
+    for room_id, index, left in Seat.objects.filter(user_id=user_id).values_list(
+        "room_id", "index", "left"
+    ):
+        held[room_id].append((index, left))
     matches = (
-        Match.objects.filter(room_id__in=seats)
+        Match.objects.filter(room_id__in=held)
         .select_related("room")
         .prefetch_related("rounds")
-        .order_by("-created_at")
+        .order_by("-created_at", "-number")
     )
-    by_variant: dict[str, dict] = defaultdict(
-        lambda: {
-            "matches": 0,
-            "won": 0,
-            "lost": 0,
-            "rounds": 0,
-            "rounds_lost": 0,
-            "places": defaultdict(int),
-        }
-    )
+    by_variant: dict[str, dict] = {}
     listing = []
+    latest_seen: set[int] = set()
     for match in matches:
-        seat = seats[match.room_id]
-        record = by_variant[match.room.variant]
-        finished_rounds = [r for r in match.rounds.all() if r.finished_at]
-        for r in finished_rounds:
-            record["rounds"] += 1
-            if r.holder == seat:
-                record["rounds_lost"] += 1
-            if r.ranking and seat in r.ranking and match.room.rules.get("scoring") == "points":
-                record["places"][r.ranking.index(seat) + 1] += 1
-        outcome = None
-        if match.finished_at:
-            record["matches"] += 1
+        room = match.room
+        latest = room.pk not in latest_seen  # newest first: the room's latest match
+        latest_seen.add(room.pk)
+        seats = held[room.pk]
+        shared = len(seats) > 1
+        seat, left = (None, False) if shared else seats[0]
+        finished_rounds = sorted(
+            (r for r in match.rounds.all() if r.finished_at), key=lambda r: r.number
+        )
+        ended_by = match.ended_by or {}
+        if shared:
+            outcome = "shared"
+        elif not match.finished_at:
+            outcome = "left" if left else "playing"
+        elif ended_by.get("how") in ("abandoned", "everyone_left"):
+            outcome = "abandoned"
+        elif left and latest:
+            outcome = "left"
+        else:
             outcome = "won" if seat in (match.winners or []) else "lost"
-            record[outcome] += 1
         listing.append(
             {
                 "match": match,
-                "room": match.room,
+                "room": room,
+                "variant": room.variant,
                 "seat": seat,
                 "outcome": outcome,
                 "rounds": len(finished_rounds),
+                "date": match.finished_at or match.created_at,
             }
         )
-    return {
-        "by_variant": {
-            k: {**v, "places": dict(sorted(v["places"].items()))} for k, v in by_variant.items()
-        },
-        "matches": listing[:50],
-    }
+        if shared:
+            continue
+        record = by_variant.setdefault(
+            room.variant,
+            {
+                "matches": 0,
+                "won": 0,
+                "lost": 0,
+                "rounds": 0,
+                "held_odd": 0,
+                "scoring": (match.rules or room.rules).get("scoring"),
+                "places": defaultdict(int),
+            },
+        )
+        if outcome in ("won", "lost"):
+            record["matches"] += 1
+            record[outcome] += 1
+        for r in finished_rounds:
+            record["rounds"] += 1
+            if r.holder == seat:
+                record["held_odd"] += 1
+            if record["scoring"] == "points" and r.ranking and seat in r.ranking:
+                record["places"][r.ranking.index(seat) + 1] += 1
+    for record in by_variant.values():
+        record["places"] = dict(sorted(record["places"].items()))
+        record["win_rate"] = record["won"] / record["matches"] if record["matches"] else None
+    return {"by_variant": by_variant, "matches": listing[:50]}
 
 
 def match_summaries(room: Room) -> list[dict]:

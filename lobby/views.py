@@ -16,10 +16,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import selectors, services
 from games.errors import ActionError
 from games.identity import actor_from_request
-from games.labels import VARIANT_NAMES
 from games.models import Room
 from games.replay import replay_steps
 from lobby.forms import VARIANT_HELP, NewGameForm, SignUpForm
+from lobby.profile import record as player_record
 
 
 def _display_name(request) -> str:
@@ -273,5 +273,5 @@ def profile(request):
     return render(
         request,
         "lobby/profile.html",
-        {"stats": selectors.player_stats(request.user.pk), "variants": VARIANT_NAMES},
+        {"record": player_record(selectors.player_stats(request.user.pk))},
     )

@@ -4,6 +4,7 @@ and tables in the reader's language."""
 from __future__ import annotations
 
 from datetime import date, timedelta
+from decimal import ROUND_HALF_UP, Decimal
 
 from django import forms
 from django.utils import timezone
@@ -84,8 +85,22 @@ class RangeForm(forms.Form):
         return self.first, self.last
 
 
+def rounded(value: float, places: int) -> Decimal:
+    """``value`` rounded half up to ``places`` decimals: 7/9 of 100 is 77.8, not 77.7.
+
+    Django's ``number_format`` cuts extra decimals off instead of rounding them, so every
+    figure goes through here first."""
+    return Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+def decimal(value: float, places: int) -> str:
+    """``value`` rounded to ``places`` decimals, written the reader's way."""
+    return number_format(rounded(value, places), places)
+
+
 def percent(value: float | None) -> str:
-    return "–" if value is None else f"{number_format(value * 100, 1)}\u00a0%"
+    """A share as a percentage with one decimal, rounded; a dash when there is none."""
+    return "–" if value is None else f"{decimal(value * 100, 1)}\u00a0%"
 
 
 def _share_rows(counter, names: dict | None = None) -> list[tuple[str, float, str]]:
@@ -115,8 +130,9 @@ def context(report: Report) -> dict:
         {
             "label": str(MODE_NAMES[line.mode]) if line.mode in MODE_NAMES else _("All games"),
             "started": line.started,
-            "finished": line.finished,
-            "abandoned": line.finished - line.completed,
+            "finished": line.completed,
+            "abandoned": line.abandoned,
+            "no_end": line.no_end,
             "rate": percent(line.completion),
             "value": line.completion or 0,
         }
@@ -172,19 +188,19 @@ def context(report: Report) -> dict:
             for i, day in enumerate(report.days)
         ],
         "started_chart": daily("started", _("Games started each day"), report.started),
-        "finished_chart": daily("finished", _("Games finished each day"), report.finished),
+        "finished_chart": daily("finished", _("Games played to the end each day"), report.finished),
         "completion_table": completion_table,
         "completion_chart": charts.bars(
             "completion",
             _("Completion rate"),
-            _("Games finished without being abandoned, out of games started."),
+            _("Games played to the end, out of games started."),
             completion_rows,
             top=1,
         ),
         "connection_rate": percent(report.connection_rate),
         "mean_reconnects": "–"
         if report.mean_reconnects is None
-        else number_format(report.mean_reconnects, 2),
+        else decimal(report.mean_reconnects, 2),
         "reconnect_rows": reconnect_rows,
         "reconnect_chart": charts.bars(
             "reconnects",

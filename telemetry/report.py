@@ -4,9 +4,18 @@ Every figure is a count of events between two dates (both included), grouped by 
 two closed-set fields; nothing here can single anyone out, because nothing stored can.
 
 What counts as what:
-- a game started or finished is a ``game_started`` / ``game_finished`` event; a finished
-  game is *completed* unless its result is ``abandoned``, and the completion rate is
-  completed over started;
+- a game is one match. Its start and its end are reported by one browser only: the only
+  one in a game against the computer or on one device, and in a friends game the page of
+  the *reporting seat*, the lowest-numbered seat whose player is at the table (a person,
+  not left, not away); every other player's page stays silent (``static/js/table.js``).
+  So a ``game_started`` event is one game started, whatever the number of players;
+- a game is *completed* when its ``game_finished`` event says it was played to a result
+  (won, lost or placed; a resignation is a result too). It is *abandoned* when its result
+  is ``abandoned`` (nobody left at the table, every player left). A game whose end was
+  never reported (the page was closed, the reporter's switch was off) is neither;
+- the completion rate is completed games over games started: abandoned games and games
+  with no reported end both count as not completed. Events are counted on the day they
+  arrived, so at the edges of a range a game may be counted finished but not started;
 - a friends-game connection is a ``connection`` event, succeeded or failed, with the
   number of reconnects the page needed;
 - every table page sends one ``render_speed`` event (after two seconds of drawing), and a
@@ -42,10 +51,22 @@ def rate(part: int, whole: int) -> float | None:
 
 @dataclass
 class ModeLine:
+    """One way of playing's games: started, played to the end, abandoned."""
+
     mode: str
     started: int = 0
-    finished: int = 0
-    completed: int = 0
+    completed: int = 0  # played to a result
+    abandoned: int = 0
+
+    @property
+    def finished(self) -> int:
+        """Every reported end: completed and abandoned games."""
+        return self.completed + self.abandoned
+
+    @property
+    def no_end(self) -> int:
+        """Games started whose end was never reported (never below zero at a range's edge)."""
+        return max(self.started - self.finished, 0)
 
     @property
     def completion(self) -> float | None:
@@ -58,7 +79,7 @@ class Report:
     end: date
     days: list[date]
     started: dict[str, list[int]]  # mode -> games started on each day
-    finished: dict[str, list[int]]  # mode -> games finished on each day
+    finished: dict[str, list[int]]  # mode -> games played to the end on each day
     modes: list[ModeLine]
     total: ModeLine
     events: int = 0  # every event in the range, of every kind
@@ -104,16 +125,16 @@ def build(start: date, end: date) -> Report:
         if kind == "game_started":
             started[mode][index[day]] += n
             lines[mode].started += n
+        elif result == "abandoned":
+            lines[mode].abandoned += n
         else:
             finished[mode][index[day]] += n
-            lines[mode].finished += n
-            if result != "abandoned":
-                lines[mode].completed += n
+            lines[mode].completed += n
     total = ModeLine(
         "all",
         started=sum(line.started for line in lines.values()),
-        finished=sum(line.finished for line in lines.values()),
         completed=sum(line.completed for line in lines.values()),
+        abandoned=sum(line.abandoned for line in lines.values()),
     )
     report = Report(start, end, days, started, finished, list(lines.values()), total)
     report.events = events.count()

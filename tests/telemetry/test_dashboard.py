@@ -85,10 +85,13 @@ def test_the_figures_are_counted_as_documented():
     today = timezone.localdate()
     figures = report.build(today - timedelta(days=30), today)
     lines = {line.mode: line for line in figures.modes}
-    assert (lines["computer"].started, lines["computer"].finished) == (4, 3)
-    assert lines["computer"].completion == 2 / 4
+    computer = lines["computer"]
+    assert (computer.started, computer.completed, computer.abandoned) == (4, 2, 1)
+    assert (computer.finished, computer.no_end) == (3, 1)
+    assert computer.completion == 2 / 4
     assert lines["friends"].completion == 1 / 2
     assert figures.total.completion == 3 / 6
+    assert figures.finished["computer"][-1] == 2  # the abandoned game is not a finish
     assert figures.started["computer"][-1] == 4 and figures.started["friends"][-2] == 2
     assert figures.connection_rate == 3 / 4
     assert figures.mean_reconnects == 11 / 4
@@ -195,3 +198,60 @@ def test_staff_find_the_dashboard_in_the_menu(staff, client):
     assert 'href="/staff/telemetry/"' in staff.get("/").content.decode()
     client.logout()
     assert 'href="/staff/telemetry/"' not in client.get("/").content.decode()
+
+
+def test_a_friends_game_counts_once_and_completion_means_what_it_says(staff):
+    """Hand-counted: five friends games, each reported by its reporting seat's page only.
+    Two were played to the end, one resigned (a result: completed), one abandoned, and one
+    never reported an end. Completion: 3 of 5 = 60.0 %. Before, every player's page sent
+    its own start and end, and a resignation was sent as abandoned."""
+    Event.objects.bulk_create(
+        [
+            *[event("game_started", mode="friends") for _ in range(5)],
+            event("game_finished", mode="friends", result="won"),
+            event("game_finished", mode="friends", result="placed"),
+            event("game_finished", mode="friends", result="lost"),  # the resignation
+            event("game_finished", mode="friends", result="abandoned"),
+        ]
+    )
+    page = staff.get(URL).content.decode()
+    row = re.search(r'<tr><th scope="row">With friends</th>(.*?)</tr>', page).group(1)
+    assert re.findall(r"<td>(.*?)</td>", row) == ["5", "3", "1", "1", "60.0\xa0%"]
+    assert "Each game is counted once" in page
+
+
+@pytest.mark.parametrize(
+    ("part", "whole", "shown"),
+    [
+        (7, 9, "77.8"),
+        (2, 3, "66.7"),
+        (1, 8, "12.5"),
+        (1, 3, "33.3"),
+        (5, 6, "83.3"),
+        (1, 200, "0.5"),
+        (1, 1, "100.0"),
+        (0, 4, "0.0"),
+    ],
+)
+def test_percentages_are_rounded_not_cut(part, whole, shown):
+    from telemetry.dashboard import percent
+
+    assert percent(part / whole) == f"{shown}\xa0%"
+
+
+def test_every_percentage_on_the_page_is_rounded(staff):
+    """7 of 9 computer games played to the end: 77.8 %, in the table and the chart; 2 of 3
+    connections succeeded: 66.7 %; 7 reconnects over 3 connections: 2.33 on average."""
+    Event.objects.bulk_create(
+        [
+            *[event("game_started", mode="computer") for _ in range(9)],
+            *[event("game_finished", mode="computer", result="won") for _ in range(7)],
+            event("connection", mode="friends", connected="yes", reconnects=0),
+            event("connection", mode="friends", connected="yes", reconnects=2),
+            event("connection", mode="friends", connected="no", reconnects=5),
+        ]
+    )
+    page = staff.get(URL).content.decode()
+    assert "77.8\xa0%" in page and "77.7" not in page
+    assert "66.7\xa0%" in page and "66.6" not in page
+    assert "2.33 reconnects on average" in page

@@ -1,0 +1,81 @@
+"""A player's record turned into words and numbers in the reader's language: win rates
+rounded to one decimal at most, places as ordinals with plural counts, results in words.
+The figures come from ``games.selectors.player_stats``."""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from games.labels import VARIANT_NAMES
+
+#: 1st to 8th: the places a table of up to eight seats can give.
+ORDINALS = {
+    1: gettext_lazy("1st"),
+    2: gettext_lazy("2nd"),
+    3: gettext_lazy("3rd"),
+    4: gettext_lazy("4th"),
+    5: gettext_lazy("5th"),
+    6: gettext_lazy("6th"),
+    7: gettext_lazy("7th"),
+    8: gettext_lazy("8th"),
+}
+OUTCOMES = {
+    "won": gettext_lazy("Won"),
+    "lost": gettext_lazy("Lost"),
+    "playing": gettext_lazy("In progress"),
+    "abandoned": gettext_lazy("Abandoned"),
+    "left": gettext_lazy("You left (the computer played on)"),
+    "shared": gettext_lazy("Played on one device"),
+}
+
+
+def win_rate(rate: float | None) -> str:
+    """A share as a percentage, rounded half up to one decimal at most: 2/3 is 66.7 %,
+    1/2 is 50 %; a dash when no match has a result yet."""
+    if rate is None:
+        return "–"
+    value = Decimal(repr(rate * 100)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    places = 0 if value == value.to_integral_value() else 1
+    return _("%(percent)s %%") % {"percent": number_format(value, places)}
+
+
+def places_text(places: dict[int, int]) -> list[str]:
+    """Each place and how often: "1st: 3 times", "2nd: 1 time"."""
+    return [
+        ngettext("%(place)s: %(n)s time", "%(place)s: %(n)s times", n)
+        % {"place": ORDINALS.get(place, place), "n": n}
+        for place, n in places.items()
+    ]
+
+
+def record(stats: dict) -> dict:
+    """What the profile page shows: one entry per variant (in the site's order of
+    variants) and the match list, with every label in words."""
+    variants = []
+    for key, name in VARIANT_NAMES.items():
+        figures = stats["by_variant"].get(key)
+        if figures is None:
+            continue
+        variants.append(
+            {
+                "key": key,
+                "name": name,
+                **figures,
+                "win_rate_text": win_rate(figures["win_rate"]),
+                "points": figures["scoring"] == "points",
+                "places_text": places_text(figures["places"]),
+            }
+        )
+    matches = [
+        {
+            **entry,
+            "variant_name": VARIANT_NAMES.get(entry["variant"], entry["variant"]),
+            "outcome_text": OUTCOMES[entry["outcome"]],
+        }
+        for entry in stats["matches"]
+    ]
+    return {"variants": variants, "matches": matches}

@@ -1,0 +1,174 @@
+"""The profile's record, hand-counted: per game, matches played, won and lost with a
+rounded win rate, rounds played and times left holding the odd card, places in words
+for points games; the match list with dates in the reader's language, the game and the
+result in words, and a link to the room."""
+
+import re
+from datetime import UTC, datetime
+
+import pytest
+from django.utils import timezone, translation
+
+from games import selectors, services
+from games.models import Match, Room, Seat
+from lobby.profile import places_text, win_rate
+
+pytestmark = pytest.mark.django_db
+
+DAY = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+
+def room_for(user, variant="babanuki", seats=3, mode="computer", **rules):
+    if variant in ("babanuki", "jijinuki"):
+        rules.setdefault("rounds", 3)
+    return services.create_room(
+        actor=services.Actor(user_id=user.pk),
+        name=user.username,
+        variant=variant,
+        seat_count=seats,
+        mode=mode,
+        **rules,
+    )
+
+
+def record(room, rounds, winners=None, finished=True, how=None):
+    """Give the room's first match these finished rounds, each (ranking, holder); end it
+    with ``winners`` unless ``finished`` is false."""
+    match = room.matches.get()
+    first = match.rounds.get()
+    for number, (ranking, holder) in enumerate(rounds, start=1):
+        if number == 1:
+            rnd = first
+        else:
+            rnd = match.rounds.create(
+                number=number,
+                dealer=0,
+                seed=first.seed,
+                dealt=first.dealt,
+                state=first.state,
+            )
+        rnd.ranking, rnd.holder, rnd.finished_at = ranking, holder, DAY
+        rnd.save()
+    if finished:
+        match.winners = winners or []
+        match.ended_by = {"how": how} if how else None
+        match.finished_at = DAY
+        match.save()
+    return match
+
+
+def figure(value, label):
+    return f'<span class="value">{value}</span> <span class="label">{label}</span>'
+
+
+def test_a_hand_counted_record(make_user, client):
+    me = make_user("counted")
+    # Babanuki, seat 0, three seats: two matches of three rounds and one still playing.
+    a = room_for(me)
+    record(a, [([0, 1, 2], 2), ([1, 0, 2], 2), ([0, 2, 1], 1)], winners=[0])
+    b = room_for(me)
+    record(b, [([2, 1, 0], 0), ([1, 2, 0], 0), ([0, 1, 2], 2)], winners=[1])
+    c = room_for(me)
+    record(c, [([0, 2, 1], 1)], finished=False)
+    # Old Maid, strikes: won once, lost twice; places are not kept.
+    for winners in ([0, 1], [1], [1]):
+        d = room_for(me, variant="old_maid", seats=2)
+        record(d, [(None, 1 if 0 in winners else 0)], winners=winners)
+    # One device: listed, not counted.
+    e = room_for(me, mode=Room.Mode.SAME_DEVICE)
+    record(e, [([0, 1, 2], 2)], winners=[0])
+
+    stats = selectors.player_stats(me.pk)
+    baba = stats["by_variant"]["babanuki"]
+    assert (baba["matches"], baba["won"], baba["lost"]) == (2, 1, 1)
+    assert baba["rounds"] == 7 and baba["held_odd"] == 2  # b's rounds 1 and 2
+    assert baba["places"] == {1: 4, 2: 1, 3: 2}
+    maid = stats["by_variant"]["old_maid"]
+    assert (maid["matches"], maid["won"], maid["lost"], maid["held_odd"]) == (3, 1, 2, 2)
+    assert maid["places"] == {}
+    outcomes = [m["outcome"] for m in stats["matches"]]
+    assert sorted(outcomes) == sorted(["won", "lost", "playing", "won", "lost", "lost", "shared"])
+
+    client.force_login(me)
+    page = client.get("/accounts/profile/").content.decode()
+    baba_card = page.split('id="record-babanuki"')[1].split("</section>")[0]
+    assert figure("50 %", "Win rate") in baba_card
+    assert figure("2", "Times left holding the odd card") in baba_card
+    assert "<li>1st: 4 times</li><li>2nd: 1 time</li><li>3rd: 2 times</li>" in baba_card
+    maid_card = page.split('id="record-old_maid"')[1].split("</section>")[0]
+    assert figure("33.3 %", "Win rate") in maid_card
+    assert "Places" not in maid_card  # loser-only games keep no places
+    assert "Places (1st, 2nd" not in page and "1: 1" not in page
+    rows = re.findall(r'<li class="outcome-(\w+)">(.*?)</li>', page, re.S)
+    assert len(rows) == 7
+    first_won = next(row for outcome, row in rows if outcome == "won")
+    assert ">Nov. 30, 2026</time>" in first_won and ">Won</span>" in first_won
+    assert re.search(r"<span>(Babanuki|Old Maid)</span>", first_won)
+    assert "3 rounds finished" in page and "1 round finished" in page
+    assert f'href="/r/{a.code}/"' in page and f"Room {a.code}, match 1" in page
+    assert ">Played on one device<" in page and ">In progress<" in page
+
+
+@pytest.mark.parametrize(
+    ("language", "date", "places", "rate"),
+    [
+        ("ja", "2026年11月30日", ["1位：2回", "2位：1回"], "66.7%"),
+        ("zh-hans", "2026年11月30日", ["第1名：2次", "第2名：1次"], "66.7%"),
+    ],
+)
+def test_the_record_reads_in_japanese_and_chinese(make_user, client, language, date, places, rate):
+    me = make_user("yomu")
+    for winners in ([0], [0], [1]):
+        room = room_for(me, seats=2, rounds=1)
+        record(room, [([0, 1] if 0 in winners else [1, 0], 1 if 0 in winners else 0)], winners)
+    client.force_login(me)
+    page = client.get("/accounts/profile/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert date in page
+    for line in places:
+        assert f"<li>{line}</li>" in page
+    assert f'<span class="value">{rate}</span>' in page
+    assert "Won" not in page and "Babanuki" not in page
+
+
+@translation.override("en")
+def test_win_rates_are_rounded_to_one_decimal_at_most():
+    assert [win_rate(x) for x in (2 / 3, 1 / 2, 7 / 9, 1 / 8, 1.0, 0.0, None)] == [
+        "66.7 %",
+        "50 %",
+        "77.8 %",
+        "12.5 %",
+        "100 %",
+        "0 %",
+        "–",
+    ]
+
+
+@translation.override("en")
+def test_places_use_ordinals_and_plural_forms():
+    assert places_text({1: 1, 2: 2, 3: 1, 8: 5}) == [
+        "1st: 1 time",
+        "2nd: 2 times",
+        "3rd: 1 time",
+        "8th: 5 times",
+    ]
+
+
+def test_a_left_match_is_listed_not_counted(make_user):
+    me = make_user("leaver")
+    room = room_for(me, seats=3)
+    record(room, [([1, 0, 2], 2)], winners=[0])  # the computer won for the seat
+    Seat.objects.filter(room=room, index=0).update(left=True)
+    stats = selectors.player_stats(me.pk)
+    assert stats["by_variant"]["babanuki"]["matches"] == 0
+    assert [m["outcome"] for m in stats["matches"]] == ["left"]
+
+
+def test_an_abandoned_match_is_listed_not_counted(make_user):
+    me = make_user("quitter")
+    room = room_for(me, seats=2, rounds=1)
+    record(room, [], how="abandoned")
+    stats = selectors.player_stats(me.pk)
+    assert stats["by_variant"]["babanuki"]["matches"] == 0
+    assert stats["matches"][0]["outcome"] == "abandoned"
+    assert Match.objects.get().finished_at is not None
+    assert timezone.is_aware(stats["matches"][0]["date"])

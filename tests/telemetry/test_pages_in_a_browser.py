@@ -1,0 +1,99 @@
+"""In a real browser: the profile with a record and the staff dashboard with events have
+no serious accessibility violations, and read in each language; screenshots at laptop
+and phone sizes in en, ja and zh-hans (test-artifacts/screenshots/)."""
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from games.models import Room
+from telemetry.models import Event
+from tests.browser.conftest import needs_browser, shot, sign_up
+from tests.browser.test_accessibility import serious
+from tests.lobby.test_profile import record, room_for
+from tests.support import needs_services
+
+pytestmark = [needs_browser, needs_services]
+
+SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 360, "height": 740}}
+LANGUAGES = {"en-US": "Your record", "ja-JP": "あなたの成績", "zh-CN": "你的战绩"}
+
+
+def a_record(user):
+    record(room_for(user), [([0, 1, 2], 2), ([1, 0, 2], 2), ([0, 2, 1], 1)], winners=[0])
+    record(room_for(user), [([2, 1, 0], 0)], finished=False)
+    for winners in ([0, 1], [1], [1]):
+        record(room_for(user, variant="old_maid", seats=2), [(None, 0)], winners=winners)
+    record(room_for(user, mode=Room.Mode.SAME_DEVICE), [([0, 1, 2], 2)], winners=[0])
+
+
+def some_events():
+    base = {"variant": "babanuki", "phone": "no", "browser": "firefox", "os": "linux"}
+    today = timezone.localdate()
+    rows = []
+    for days_ago, mode, started, done, abandoned in [
+        (0, "computer", 9, 7, 1),
+        (1, "friends", 4, 2, 1),
+        (2, "same_device", 3, 3, 0),
+    ]:
+        day = today - timedelta(days=days_ago)
+        rows += [Event(kind="game_started", date=day, mode=mode, **base) for _ in range(started)]
+        rows += [
+            Event(kind="game_finished", date=day, mode=mode, result="won", **base)
+            for _ in range(done)
+        ]
+        rows += [
+            Event(kind="game_finished", date=day, mode=mode, result="abandoned", **base)
+            for _ in range(abandoned)
+        ]
+    Event.objects.bulk_create(rows)
+
+
+def off_the_loop(function, *args):
+    """Run ``function`` in a thread of its own: the services broadcast after commit with
+    async_to_sync, which refuses the thread where Playwright's event loop runs."""
+    from django.db import connection
+
+    failures = []
+
+    def run():
+        try:
+            function(*args)
+        except Exception as exc:  # handed back to the test below
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if failures:
+        raise failures[0]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_profile_and_dashboard_read_well_and_pass_axe(site, new_page, locale, size):
+    page = new_page(locale=locale, viewport=SIZES[size])
+    sign_up(page, site, "keeper")
+    expect(page.locator("#main")).to_be_visible()
+    user = User.objects.get(username="keeper")
+    off_the_loop(a_record, user)
+    some_events()
+    User.objects.filter(pk=user.pk).update(is_staff=True)
+
+    page.goto(f"{site}/accounts/profile/")
+    expect(page.locator("#record-title")).to_have_text(LANGUAGES[locale])
+    expect(page.locator(".room-list.matches li")).to_have_count(6)
+    shot(page, f"profile-{locale}-{size}")
+    assert serious(page) == []
+
+    page.goto(f"{site}/staff/telemetry/")
+    row = page.locator("#completion-title ~ .table-scroll tbody tr").first
+    expect(row.locator("td").last).to_contain_text("77.8")  # 7 of 9, rounded
+    shot(page, f"telemetry-dashboard-{locale}-{size}")
+    assert serious(page) == []
