@@ -84,9 +84,7 @@ class JoinForm(forms.Form):
 
     def clean_name(self):
         value = self.cleaned_data["name"]
-        if not value.strip() and self.username:
-            return self.username
-        name = clean_player_name(value)
+        name = self.username if self.username and not value.strip() else clean_player_name(value)
         if name.casefold() in self.taken_names:
             raise ValidationError(
                 _("Someone at this table is already called %(name)s; choose another name.")

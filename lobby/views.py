@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import selectors, services
 from games.errors import ActionError
-from games.identity import actor_from_request
+from games.identity import GUEST_KEY, Actor, actor_from_request
 from games.labels import VARIANT_NAMES
 from games.models import Room
 from games.replay import replay_steps
@@ -199,7 +199,12 @@ def join(request, token: str):
     room = selectors.room_invited_by(token)
     if room is None:
         raise Http404
-    actor = actor_from_request(request)
+    # Only sitting down gives a visitor a guest id (and a session): opening or
+    # prefetching the link does not.
+    if request.method == "POST" or request.user.is_authenticated:
+        actor = actor_from_request(request)
+    else:
+        actor = Actor(guest=request.session.get(GUEST_KEY, ""))
     seats = list(room.seats.all())
     if any(actor.controls(s) for s in seats):
         return redirect("room", code=room.code)
