@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import DatabaseError
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import driver, selectors, services
 from games.broadcast import group_name
@@ -73,7 +74,11 @@ def parse_action(text: str | None, data: bytes | None) -> dict:
         if size > settings.WS_MAX_MESSAGE_BYTES:
             raise ActionError(
                 "too_large",
-                _("Messages are at most %(bytes)s bytes.")
+                ngettext(
+                    "Messages are at most %(bytes)s byte.",
+                    "Messages are at most %(bytes)s bytes.",
+                    settings.WS_MAX_MESSAGE_BYTES,
+                )
                 % {"bytes": settings.WS_MAX_MESSAGE_BYTES},
             )
         if message is None:
@@ -107,7 +112,8 @@ def _check_shape(message: dict) -> None:
     if extra:
         raise ActionError(
             "malformed",
-            _("Unexpected field(s): %(fields)s.") % {"fields": ", ".join(sorted(extra))[:80]},
+            ngettext("Unexpected field: %(fields)s.", "Unexpected fields: %(fields)s.", len(extra))
+            % {"fields": ", ".join(sorted(extra))[:80]},
         )
     for name, expected in fields.items():
         value = message.get(name)

@@ -1,5 +1,6 @@
 """Names the site shows for the engine's words, in the reader's language."""
 
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 VARIANT_NAMES = {
@@ -16,3 +17,34 @@ MODE_NAMES = {
     "same_device": _("Everyone on this device"),
     "friends": _("With friends"),
 }
+
+#: One first name per seat (index = seat), so that computer seats at one table never
+#: share a name. Each language has its own list of everyday names.
+COMPUTER_NAMES = (
+    pgettext_lazy("a computer player's name", "Ada"),
+    pgettext_lazy("a computer player's name", "Bruno"),
+    pgettext_lazy("a computer player's name", "Clara"),
+    pgettext_lazy("a computer player's name", "Diego"),
+    pgettext_lazy("a computer player's name", "Elsa"),
+    pgettext_lazy("a computer player's name", "Felix"),
+    pgettext_lazy("a computer player's name", "Greta"),
+    pgettext_lazy("a computer player's name", "Hugo"),
+)
+
+#: The level as it reads inside a computer player's name ("Ada (computer, easy)").
+COMPUTER_LEVEL_WORDS = {
+    "easy": pgettext_lazy("a computer level, inside a computer player's name", "easy"),
+    "medium": pgettext_lazy("a computer level, inside a computer player's name", "medium"),
+    "hard": pgettext_lazy("a computer level, inside a computer player's name", "hard"),
+}
+
+
+def computer_name(seat: int, level: str) -> str:
+    """A computer seat's name in the reader's language: a first name of its own, and
+    words that say it is the computer and at which level (never a symbol alone)."""
+    # The same sentence names computer seats in the table's scripts
+    # (templates/lobby/_seat_labels.html).
+    return gettext("{name} (computer, {level})").format(
+        name=COMPUTER_NAMES[seat % len(COMPUTER_NAMES)],
+        level=COMPUTER_LEVEL_WORDS.get(level, level),
+    )

@@ -12,7 +12,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import LEVELS
-from games.labels import LEVEL_NAMES, VARIANT_NAMES
+from games.labels import LEVEL_NAMES, VARIANT_NAMES, computer_name
 
 #: Seat colours clockwise from seat 0, each with a letter so colour is never alone.
 COLOURS = ("red", "green", "yellow", "blue", "purple", "orange", "teal", "pink")
@@ -108,9 +108,10 @@ class Seat(models.Model):
 
     @property
     def display_name(self) -> str:
-        """The seat's name in the reader's language."""
+        """The seat's name in the reader's language: a computer seat is named by its
+        seat and the room's level ("Clara (computer, easy)"), so no two share a name."""
         if self.is_computer:
-            return str(_("Computer"))
+            return computer_name(self.index, self.room.computer_level)
         return self.name or str(_("(empty)"))
 
     @property

@@ -63,9 +63,10 @@ def rooms_with_stale_connections(limit: int = 500) -> list[int]:
 
 
 def lobby_rooms(limit: int = 100) -> list[dict]:
-    """Listed rooms waiting for players, newest first, as plain data for the lobby."""
-    from games.labels import VARIANT_NAMES
+    """Listed rooms waiting for players, newest first, as plain data for the lobby.
 
+    Language-neutral (the variant's key, never its name): the same list goes to every
+    lobby socket, and each page names the games in its own reader's language."""
     rooms = (
         Room.objects.filter(listed=True, status=Room.Status.WAITING)
         .select_related("host")
@@ -76,7 +77,6 @@ def lobby_rooms(limit: int = 100) -> list[dict]:
         {
             "code": room.code,
             "variant": room.variant,
-            "variant_name": str(VARIANT_NAMES[room.variant]),
             "taken": sum(1 for s in room.seats.all() if not s.is_empty),
             "seats": room.seat_count,
             "options": room.options,

@@ -1,5 +1,9 @@
+import unicodedata
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import LEVELS, VARIANTS
@@ -19,9 +23,113 @@ VARIANT_HELP = {
     ),
 }
 
+MODE_HELP = {
+    "computer": _("You against computer players; the game starts at once."),
+    "same_device": _("Everyone shares this screen; a curtain hides each hand between turns."),
+    "friends": _("You get a link to send; friends sit down from their own devices."),
+}
+
+#: The longest name a player may give themselves at a table.
+NAME_MAX = 30
+
+# Bidirectional overrides and isolates can make a name display as someone else's.
+_BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
+
+
+def clean_player_name(value: str) -> str:
+    """A name typed for a seat: trimmed, 1 to ``NAME_MAX`` characters, no control
+    characters; runs of spaces become one."""
+    if any(unicodedata.category(c) == "Cc" or c in _BIDI_CONTROLS for c in value):
+        raise ValidationError(_("A name cannot contain control characters."), code="control")
+    name = " ".join(value.split())
+    if not name:
+        raise ValidationError(_("Type a name."), code="required")
+    if len(name) > NAME_MAX:
+        raise ValidationError(
+            ngettext(
+                "A name is at most %(max)s character long.",
+                "A name is at most %(max)s characters long.",
+                NAME_MAX,
+            )
+            % {"max": NAME_MAX},
+            code="max_length",
+        )
+    return name
+
 
 class SignUpForm(UserCreationForm):
     pass
+
+
+class JoinForm(forms.Form):
+    """Sitting down by invitation: the name the other players will see. A signed-in
+    player who leaves it blank sits down under their username."""
+
+    name = forms.CharField(
+        label=_("Your name at the table"),
+        strip=False,  # clean_player_name trims, after refusing control characters
+        help_text=_("What the other players see. 1 to 30 characters."),
+        error_messages={"required": _("Type a name.")},
+        widget=forms.TextInput(attrs={"autocomplete": "nickname", "maxlength": 60}),
+    )
+
+    def __init__(self, *args, username: str = "", taken_names=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.label_suffix = ""
+        self.username = username
+        self.taken_names = {n.casefold() for n in taken_names}
+        if username:
+            self.fields["name"].required = False
+            self.fields["name"].initial = username
+
+    def clean_name(self):
+        value = self.cleaned_data["name"]
+        name = self.username if self.username and not value.strip() else clean_player_name(value)
+        if name.casefold() in self.taken_names:
+            raise ValidationError(
+                _("Someone at this table is already called %(name)s; choose another name.")
+                % {"name": name},
+                code="taken",
+            )
+        return name
+
+
+#: When a new-game option applies: only then is it shown (new_game.js hides the others)
+#: and only then does the server read it. Keys: the ways of playing (``modes``), the
+#: scoring of the chosen game (``scoring``), the games (``variants``), and whether it
+#: is meaningless for a single round (``match_only``).
+APPLIES = {
+    "computer_level": {"modes": ("computer", "friends")},
+    "rounds": {"scoring": ("points",), "match_only": True},
+    "strike_limit": {"scoring": ("strikes",), "match_only": True},
+    "reverse": {"scoring": ("strikes",)},
+    # The seat that deals is chosen by the host only in the games dealt the traditional
+    # way (RULES.md section 4); the Japanese games pick the first dealer at random.
+    "first_dealer": {"variants": ("old_maid", "schwarzer_peter")},
+    "listed": {"modes": ("friends",)},
+}
+
+#: Said under each such option for pages without scripts, where every option shows.
+APPLIES_NOTES = {
+    "computer_level": _("Only when computer players take part."),
+    "rounds": _("Babanuki and Jiji-nuki only."),
+    "strike_limit": _("Old Maid and Schwarzer Peter only."),
+    "reverse": _("Old Maid and Schwarzer Peter only."),
+    "first_dealer": _("Old Maid and Schwarzer Peter only."),
+    "listed": _("With friends only."),
+    "seat_names": _("Only when everyone plays on this device."),
+}
+
+#: What the server reads for an option that does not apply.
+NOT_APPLYING = {
+    "computer_level": "medium",
+    "rounds": 3,
+    "strike_limit": 3,
+    "first_dealer": None,
+    "listed": False,
+}
+
+MAX_SEATS = 8
 
 
 class NewGameForm(forms.Form):
@@ -30,9 +138,6 @@ class NewGameForm(forms.Form):
         choices=list(VARIANT_NAMES.items()),
         initial="babanuki",
         widget=forms.RadioSelect,
-    )
-    seat_count = forms.TypedChoiceField(
-        label=_("Players"), coerce=int, choices=[(n, n) for n in range(2, 9)], initial=4
     )
     mode = forms.ChoiceField(
         label=_("How to play"),
@@ -44,44 +149,152 @@ class NewGameForm(forms.Form):
         initial="computer",
         widget=forms.RadioSelect,
     )
+    seat_count = forms.TypedChoiceField(
+        label=_("Players"),
+        coerce=int,
+        choices=[(n, n) for n in range(2, MAX_SEATS + 1)],
+        initial=4,
+        help_text=_("2 to 8 players; Jiji-nuki needs at least 3."),
+    )
     computer_level = forms.ChoiceField(
         label=_("Computer level"),
         choices=[("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Hard"))],
         initial="medium",
+        help_text=_(
+            "Easy computers always hide the odd card in the same place; "
+            "hard ones shuffle every time."
+        ),
     )
     rounds = forms.TypedChoiceField(
-        label=_("Rounds (points games)"), coerce=int, choices=[(1, 1), (3, 3), (5, 5)], initial=3
+        label=_("Rounds in the match"),
+        coerce=int,
+        choices=[(1, 1), (3, 3), (5, 5)],
+        initial=3,
+        help_text=_("Each round scores points by finishing place; the highest total wins."),
     )
     strike_limit = forms.IntegerField(
-        label=_("Strike limit (one-loser games)"), min_value=1, max_value=10, initial=3
+        label=_("Strike limit"),
+        min_value=1,
+        max_value=10,
+        initial=3,
+        help_text=_(
+            "Each round's loser takes a strike; the first to reach this number loses the match."
+        ),
     )
-    single_round = forms.BooleanField(label=_("Just one round"), required=False)
-    same_colour_pairs = forms.BooleanField(label=_("Pairs must match in colour"), required=False)
-    reverse = forms.BooleanField(
-        label=_("Reverse: holding the odd card at the end wins (one-loser games only)"),
+    single_round = forms.BooleanField(
+        label=_("Just one round"),
         required=False,
+        help_text=_("One round decides the game."),
     )
-    listed = forms.BooleanField(label=_("List the room in the lobby"), required=False)
+    same_colour_pairs = forms.BooleanField(
+        label=_("Pairs must match in colour"),
+        required=False,
+        help_text=_("Only red with red and black with black make a pair."),
+    )
+    reverse = forms.BooleanField(
+        label=_("Reverse: holding the odd card at the end wins"),
+        required=False,
+        help_text=_("Strikes then count wins: the first to reach the limit wins the match."),
+    )
     first_dealer = forms.TypedChoiceField(
         label=_("First dealer"),
         coerce=int,
         empty_value=None,
         required=False,
-        choices=[("", _("Random"))] + [(i, _("Seat %(n)s") % {"n": i + 1}) for i in range(8)],
+        help_text=_("Deals the first round; the deal then moves one seat clockwise."),
+    )
+    listed = forms.BooleanField(
+        label=_("List the room in the lobby"),
+        required=False,
+        help_text=_("Anyone in the lobby can see the room and sit down."),
     )
 
     def __init__(self, *args, signed_in: bool, **kwargs):
         super().__init__(*args, **kwargs)
         self.signed_in = signed_in
+        self.label_suffix = ""
+        # Built per request, in the reader's language.
+        self.fields["first_dealer"].choices = [("", gettext("Random"))] + [
+            (i, gettext("Seat %(n)s") % {"n": i + 1}) for i in range(MAX_SEATS)
+        ]
+        for i in range(MAX_SEATS):
+            default = gettext("Player %(n)s") % {"n": i + 1}
+            self.fields[f"seat_name_{i}"] = forms.CharField(
+                label=default,
+                required=False,
+                strip=False,
+                initial=default,
+                widget=forms.TextInput(attrs={"autocomplete": "off", "maxlength": 60}),
+            )
+
+    # What the template lays out.
+
+    def variant_choices(self):
+        """Each game's radio button, its description and how it is scored."""
+        return [
+            (radio, VARIANT_HELP[radio.data["value"]], VARIANTS[radio.data["value"]].scoring)
+            for radio in self["variant"]
+        ]
+
+    def mode_choices(self):
+        return [(radio, MODE_HELP[radio.data["value"]]) for radio in self["mode"]]
+
+    def option_fields(self):
+        """The fields after the players, each with when it applies and the note that
+        says so."""
+        names = [
+            "computer_level",
+            "rounds",
+            "strike_limit",
+            "single_round",
+            "same_colour_pairs",
+            "reverse",
+            "first_dealer",
+            "listed",
+        ]
+        return [(self[name], APPLIES.get(name, {}), APPLIES_NOTES.get(name)) for name in names]
+
+    @property
+    def seat_names_note(self):
+        return APPLIES_NOTES["seat_names"]
+
+    def seat_name_fields(self):
+        return [self[f"seat_name_{i}"] for i in range(MAX_SEATS)]
+
+    # Checks.
+
+    @staticmethod
+    def applies(name: str, variant, mode: str, single_round: bool) -> bool:
+        when = APPLIES.get(name, {})
+        return (
+            ("modes" not in when or mode in when["modes"])
+            and ("scoring" not in when or variant.scoring in when["scoring"])
+            and ("variants" not in when or variant.key in when["variants"])
+            and not (when.get("match_only") and single_round)
+        )
 
     def clean(self):
         data = super().clean()
         variant = VARIANTS.get(data.get("variant"))
+        mode = data.get("mode")
         seats = data.get("seat_count")
+        if variant and mode:
+            # An option that does not apply is neither shown nor read: what it holds
+            # (left from another choice, or sent without scripts) refuses nothing.
+            # Reverse is the exception: asked for in a points game, it is refused
+            # (RULES.md section 7) rather than quietly dropped.
+            for name, default in NOT_APPLYING.items():
+                if not self.applies(name, variant, mode, data.get("single_round", False)):
+                    self.errors.pop(name, None)
+                    data[name] = default
         if variant and seats and not variant.min_players <= seats <= variant.max_players:
             self.add_error(
                 "seat_count",
-                _("%(game)s is played by %(low)s to %(high)s players.")
+                ngettext(
+                    "%(game)s is played by %(low)s to %(high)s player.",
+                    "%(game)s is played by %(low)s to %(high)s players.",
+                    variant.max_players,
+                )
                 % {
                     "game": VARIANT_NAMES[variant.key],
                     "low": variant.min_players,
@@ -97,17 +310,47 @@ class NewGameForm(forms.Form):
                 )
                 % {"game": VARIANT_NAMES[variant.key]},
             )
-        if data.get("mode") == "friends" and not self.signed_in:
+        if mode == "friends" and not self.signed_in:
             self.add_error("mode", _("Log in or sign up to invite friends."))
         dealer = data.get("first_dealer")
         if dealer is not None and seats and dealer >= seats:
             self.add_error("first_dealer", _("Choose one of the table's seats."))
+        for i in range(MAX_SEATS):  # names are read only for players on this device
+            if mode != Room.Mode.SAME_DEVICE or not seats or i >= seats:
+                self.errors.pop(f"seat_name_{i}", None)
+        if mode == Room.Mode.SAME_DEVICE and seats:
+            self._clean_seat_names(data, seats)
         return data
+
+    def _clean_seat_names(self, data: dict, seats: int) -> None:
+        """One name per player on this device: blank is "Player n"; no two alike."""
+        names, seen = [], set()
+        for i in range(seats):
+            field = f"seat_name_{i}"
+            value = data.get(field) or ""
+            if not value.strip():
+                value = gettext("Player %(n)s") % {"n": i + 1}
+            try:
+                name = clean_player_name(value)
+            except ValidationError as exc:
+                self.add_error(field, exc)
+                continue
+            if name.casefold() in seen:
+                self.add_error(
+                    field,
+                    _("Two players are called %(name)s; give each a name of their own.")
+                    % {"name": name},
+                )
+                continue
+            seen.add(name.casefold())
+            names.append(name)
+        data["seat_names"] = names
 
     def room_arguments(self) -> dict:
         data = self.cleaned_data
         variant = VARIANTS[data["variant"]]
         points = variant.scoring == "points"
+        same_device = data["mode"] == Room.Mode.SAME_DEVICE
         return {
             "variant": variant.key,
             "seat_count": data["seat_count"],
@@ -122,7 +365,9 @@ class NewGameForm(forms.Form):
             },
             "listed": data["listed"] and data["mode"] == Room.Mode.FRIENDS,
             "first_dealer": data["first_dealer"],
+            "seat_names": data["seat_names"] if same_device else None,
         }
 
 
 assert set(VARIANT_HELP) == set(VARIANTS) and set(LEVELS) == {"easy", "medium", "hard"}
+assert set(MODE_HELP) == set(Room.Mode.values)

@@ -6,7 +6,7 @@ Views are thin: they check who may see what, call a service, and render.
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponseRedirect
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
@@ -15,15 +15,24 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import selectors, services
 from games.errors import ActionError
-from games.identity import actor_from_request
+from games.identity import GUEST_KEY, Actor, actor_from_request
+from games.labels import VARIANT_NAMES
 from games.models import Room
 from games.replay import replay_steps
-from lobby.forms import VARIANT_HELP, NewGameForm, SignUpForm
+from lobby.forms import VARIANT_HELP, JoinForm, NewGameForm, SignUpForm
 from lobby.profile import record as player_record
 
 
 def _display_name(request) -> str:
     return request.user.get_username() if request.user.is_authenticated else _("Guest")
+
+
+def _focus_first_error(form) -> None:
+    """A refused form opens on its first refused field, where the reason is said."""
+    for name in form.fields:
+        if name in form.errors:
+            form.fields[name].widget.attrs["autofocus"] = True
+            return
 
 
 def home(request):
@@ -32,7 +41,11 @@ def home(request):
         request,
         "lobby/home.html",
         {
-            "lobby_rooms": selectors.lobby_rooms(),
+            # The list is language-neutral (it is also what the lobby socket sends):
+            # the page names the games in its reader's language.
+            "lobby_rooms": [
+                {**r, "variant_name": VARIANT_NAMES[r["variant"]]} for r in selectors.lobby_rooms()
+            ],
             "my_rooms": selectors.rooms_of(actor, active=True),
             "recent_rooms": selectors.rooms_of(actor, active=False)[:10],
         },
@@ -58,6 +71,7 @@ def new_game(request):
             form.add_error(None, exc.message)
         else:
             return redirect("room", code=room.code)
+    _focus_first_error(form)
     return render(request, "lobby/new_game.html", {"form": form, "variant_help": VARIANT_HELP})
 
 
@@ -167,48 +181,63 @@ def _watch_path(room: Room) -> str:
 
 
 def _join_closed(request, room: Room, reason: str):
+    host = room.host.get_username() if room.host else ""
     return render(
         request,
         "lobby/join_closed.html",
-        {"room": room, "reason": reason, "watch_url": _watch_path(room)},
+        {"room": room, "host": host, "reason": reason, "watch_url": _watch_path(room)},
     )
 
 
 @require_http_methods(["GET", "POST"])
 def join(request, token: str):
-    """The invitation link. GET shows which game it is with a button to sit down; only
-    the POST takes the seat, so a link preview or prefetch never sits anyone down.
-    Visitors log in (or sign up) first and come back here; a room that cannot take
-    them offers to watch. Only the invitation token opens this page, never the watch one."""
+    """The invitation link, open to everyone: it says who invites you to which game, and
+    you sit down under the name you type, as a guest (the seat is kept in this browser's
+    session, and signing up later keeps it) or as yourself when signed in. Only the POST
+    takes the seat, so a link preview or prefetch never sits anyone down; a room that
+    cannot take you offers to watch. Only the invitation token opens this page, never
+    the watch one."""
     room = selectors.room_invited_by(token)
     if room is None:
         raise Http404
-    here = reverse("join", args=[room.token])
-    if not request.user.is_authenticated:
-        return HttpResponseRedirect(reverse("login") + "?" + urlencode({"next": here}))
-    actor = actor_from_request(request)
+    # Only sitting down gives a visitor a guest id (and a session): opening or
+    # prefetching the link does not.
+    if request.method == "POST" or request.user.is_authenticated:
+        actor = actor_from_request(request)
+    else:
+        actor = Actor(guest=request.session.get(GUEST_KEY, ""))
     seats = list(room.seats.all())
     if any(actor.controls(s) for s in seats):
-        return redirect("room", code=room.code)
-    if request.method == "POST":
-        try:
-            services.join_room(room_id=room.pk, actor=actor, name=_display_name(request))
-        except ActionError as exc:
-            return _join_closed(request, room, exc.message)
         return redirect("room", code=room.code)
     refusal = services.join_refusal(room, seats)  # join_room has the last say on the POST
     if refusal is not None:
         return _join_closed(request, room, refusal.message)
-    host = room.host.get_username() if room.host else seats[0].display_name
+    form = JoinForm(
+        request.POST if request.method == "POST" else None,
+        username=request.user.get_username() if request.user.is_authenticated else "",
+        taken_names=[s.name for s in seats if not s.is_empty],
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.join_room(room_id=room.pk, actor=actor, name=form.cleaned_data["name"])
+        except ActionError as exc:
+            return _join_closed(request, room, exc.message)
+        return redirect("room", code=room.code)
+    _focus_first_error(form)
+    here = reverse("join", args=[room.token])
     return render(
         request,
         "lobby/join.html",
         {
             "room": room,
             "seats": seats,
-            "host": host,
+            "host": room.host.get_username() if room.host else seats[0].display_name,
+            "variant_help": VARIANT_HELP[room.variant],
             "taken": sum(1 for s in seats if not s.is_empty),
+            "form": form,
             "join_url": here,
+            "login_url": reverse("login") + "?" + urlencode({"next": here}),
+            "signup_url": reverse("signup") + "?" + urlencode({"next": here}),
             "watch_url": _watch_path(room),
         },
     )

@@ -10,7 +10,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.labels import MODE_NAMES
 from telemetry import charts, schema
@@ -68,8 +68,13 @@ class RangeForm(forms.Form):
             if start > end:
                 raise forms.ValidationError(_("The first day must come before the last."))
             if start < self.first or end > self.last:
+                kept = ngettext(
+                    "Events are kept for %(days)s day: choose days from %(first)s to %(last)s.",
+                    "Events are kept for %(days)s days: choose days from %(first)s to %(last)s.",
+                    RETENTION_DAYS,
+                )
                 raise forms.ValidationError(
-                    _("Events are kept for %(days)s days: choose days from %(first)s to %(last)s.")
+                    kept
                     % {
                         "days": RETENTION_DAYS,
                         "first": date_format(self.first),

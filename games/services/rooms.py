@@ -35,8 +35,13 @@ def create_room(
     options: dict | None = None,
     listed: bool = False,
     first_dealer: int | None = None,
+    seat_names: list[str] | None = None,
 ) -> Room:
-    """Open a room. Versus computer and same-device rooms start at once."""
+    """Open a room. Versus computer and same-device rooms start at once.
+
+    ``seat_names`` holds one name per seat, used for the seats the creator holds (the
+    computer's and friends' seats are named otherwise); without it those seats are
+    called ``name`` ("name 1", "name 2", ... on one device)."""
     try:
         v = get_variant(variant)
         v.check_players(seat_count)
@@ -58,6 +63,11 @@ def create_room(
             "not_allowed",
             _("The first dealer must be one of the table's seats."),
         )
+    if seat_names is not None and (
+        len(seat_names) != seat_count
+        or not all(isinstance(n, str) and 0 < len(n.strip()) <= 150 for n in seat_names)
+    ):
+        raise ActionError("not_allowed", _("Give every seat a name."))
     if actor.user_id is None and not actor.guest:
         raise ActionError("not_seated", _("Open the site in a browser to create a room."))
     with transaction.atomic():
@@ -80,7 +90,12 @@ def create_room(
             human = index == 0 or mode == Room.Mode.SAME_DEVICE
             if human:
                 seat.user_id, seat.guest = actor.user_id, "" if actor.user_id else actor.guest
-                seat.name = name if mode != Room.Mode.SAME_DEVICE else f"{name} {index + 1}"
+                if seat_names is not None:
+                    seat.name = seat_names[index].strip()
+                elif mode == Room.Mode.SAME_DEVICE:
+                    seat.name = f"{name} {index + 1}"
+                else:
+                    seat.name = name
             elif mode == Room.Mode.COMPUTER:
                 # Computer seats store no name: each page names them in its language.
                 seat.is_computer = True

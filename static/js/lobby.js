@@ -2,13 +2,20 @@
 const body = document.getElementById("lobby-rooms");
 const labels = document.getElementById("lobby-labels").dataset;
 
+// The socket sends the same language-neutral list to every page (variant keys); each
+// page names the games in its own language, from the labels its template holds.
+function variantName(key) {
+  const words = key.split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1));
+  return labels[`variant${words.join("")}`] || key;
+}
+
 function row(room) {
   const tr = document.createElement("tr");
   tr.dataset.code = room.code;
   const rules = [];
   if (room.options.same_colour_pairs) rules.push(labels.sameColour);
   if (room.options.reverse) rules.push(labels.reverse);
-  for (const text of [room.variant_name, `${room.taken}/${room.seats}`, rules.join(" "), room.host]) {
+  for (const text of [variantName(room.variant), `${room.taken}/${room.seats}`, rules.join(" "), room.host]) {
     const td = document.createElement("td");
     td.textContent = text;
     tr.append(td);

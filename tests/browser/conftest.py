@@ -175,9 +175,16 @@ def play_with_mouse(page, limit=400):
     raise AssertionError("the match did not end")
 
 
-def join_by_invitation(page, site, invite: str, name: str) -> None:
-    """A newcomer opens the invitation link, signs up on the way, and takes a seat."""
+def join_by_invitation(page, site, invite: str, name: str, *, sign_up_first=False) -> None:
+    """A newcomer opens the invitation link and sits down: at once, as a guest under the
+    name they type; or (``sign_up_first``) after signing up from the invitation, which
+    brings them back to it, as themselves."""
     page.goto(invite)
-    page.locator("#main a[href*='/accounts/signup/']").click()
-    sign_up(page, site, name, next_url=invite)
+    if sign_up_first:
+        page.locator("#main a[href*='/accounts/signup/']").click()
+        sign_up(page, site, name, next_url=invite)
+        expect(page).to_have_url(invite)
+        expect(page.locator("form.join input[name=name]")).to_have_value(name)
+    else:
+        page.locator("form.join input[name=name]").fill(name)
     page.locator("form.join button[type=submit]").click()  # "Take a seat"

@@ -180,7 +180,9 @@ def test_resigning_versus_the_computer(site, new_page, locale):
             expect(seat_row(player, 0)).to_contain_text("resigned")
             expect(seat_row(player, 1)).to_contain_text("won")
             expect(player.locator("#result-title")).to_have_text("The match is over.")
-            expect(watcher.locator("#history")).to_contain_text("Guest resigned · won by Computer")
+            expect(watcher.locator("#history")).to_contain_text(
+                "Guest resigned · won by Bruno (computer, medium)"
+            )
         if _ == 0:
             screenshots(player, f"resign-computer-player-{locale}")
             screenshots(watcher, f"resign-computer-spectator-{locale}")

@@ -14,15 +14,110 @@ from tests.lobby.conftest import PASSWORD, logged_in
 pytestmark = pytest.mark.django_db
 
 
-def test_visitor_is_sent_to_log_in_and_back(client, friends_room):
+def test_a_visitor_sees_who_invites_them_to_which_game(client, friends_room):
+    """No log-in on the way: the link itself says whose game it is and how it is played."""
+    room = friends_room(seats=3)
+    response = client.get(f"/join/{room.token}/")
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "hana invites you to play Babanuki" in text
+    assert "1 of 3 seats taken" in text
+    assert "Just one round" in text  # the fixture's Babanuki is one round long
+    assert "With friends, each on their own device" in text
+    assert 'name="name"' in text and 'autocomplete="nickname"' in text
+    assert "csrfmiddlewaretoken" in text and "Take a seat" in text
+    # An account stays optional: signing up (or logging in) comes back here.
+    assert f"/accounts/signup/?next=%2Fjoin%2F{room.token}%2F" in text
+    assert f"/accounts/login/?next=%2Fjoin%2F{room.token}%2F" in text
+    assert "If you sign up later, this game stays yours." in text
+    assert room.seats.exclude(user=None).count() == 1 and not room.seats.exclude(guest="")
+    assert "sessionid" not in response.cookies  # opening the link makes no guest
+
+
+def test_a_guest_sits_down_at_once_with_the_name_they_type(client, friends_room):
     room = friends_room()
-    for method in (client.get, client.post):
-        response = method(f"/join/{room.token}/")
-        assert response.status_code == 302
-        assert response["Location"] == f"/accounts/login/?next=%2Fjoin%2F{room.token}%2F"
-    assert room.seats.filter(user__isnull=False).count() == 1
-    text = client.get(response["Location"]).content.decode()
-    assert f"/accounts/signup/?next=/join/{room.token}/" in text.replace("%2F", "/")
+    response = client.post(f"/join/{room.token}/", {"name": "  Mia   Rose "})
+    assert response["Location"] == f"/r/{room.code}/"
+    seat = Seat.objects.get(room=room, index=1)
+    assert seat.name == "Mia Rose" and seat.user_id is None
+    assert seat.guest == client.session["guest_id"]
+    # The room page is theirs, and the link now leads there.
+    page = client.get(f"/r/{room.code}/").content.decode()
+    assert "Mia Rose" in page
+    assert client.get(f"/join/{room.token}/")["Location"] == f"/r/{room.code}/"
+    assert client.post(f"/join/{room.token}/", {"name": "Again"})["Location"] == f"/r/{room.code}/"
+    assert Seat.objects.filter(room=room).exclude(guest="").count() == 1
+
+
+@pytest.mark.parametrize("name", ["Zoë", "さくら", "小明", "x" * 30, "Ann-Marie O'Neil"])
+def test_names_in_any_script_up_to_thirty_characters(client, friends_room, name):
+    room = friends_room()
+    assert client.post(f"/join/{room.token}/", {"name": name}).status_code == 302
+    assert Seat.objects.get(room=room, index=1).name == name
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("", "Type a name."),
+        ("    ", "Type a name."),
+        ("x" * 31, "A name is at most 30 characters long."),
+        ("Mi\x07a", "A name cannot contain control characters."),
+        ("Mi\na", "A name cannot contain control characters."),
+        ("\u202eevil", "A name cannot contain control characters."),
+        ("HANA", "Someone at this table is already called HANA"),
+    ],
+)
+def test_a_name_that_does_not_fit_is_refused_next_to_the_field(client, friends_room, name, message):
+    room = friends_room()
+    response = client.post(f"/join/{room.token}/", {"name": name})
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert 'aria-invalid="true"' in response.content.decode()
+    assert Seat.objects.filter(room=room, index=1, guest="", user=None).exists()
+
+
+def test_a_guest_who_joined_by_invitation_keeps_the_seat_on_signing_up(client, friends_room):
+    room = friends_room()
+    client.post(f"/join/{room.token}/", {"name": "Mia"})
+    guest = client.session["guest_id"]
+    response = client.post(
+        f"/accounts/signup/?next=/r/{room.code}/",
+        {"username": "mia", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response["Location"] == f"/r/{room.code}/"
+    seat = Seat.objects.get(room=room, index=1)
+    assert seat.user.get_username() == "mia" and seat.guest == "" and seat.name == "Mia"
+    assert not Seat.objects.filter(guest=guest).exists()
+    page = client.get(f"/r/{room.code}/")
+    assert page.context["seated"]
+
+
+def test_signed_in_players_sit_down_as_themselves_or_under_a_name(client, friends_room, make_user):
+    room = friends_room(seats=4)
+    gus = make_user("gus")
+    text = logged_in(client, gus).get(f"/join/{room.token}/").content.decode()
+    assert 'value="gus"' in text and "Left as it is, you sit down as gus." in text
+    assert "If you sign up later" not in text
+    client.post(f"/join/{room.token}/", {"name": ""})
+    assert Seat.objects.get(room=room, user=gus).name == "gus"
+    ida = make_user("ida")
+    logged_in(client, ida).post(f"/join/{room.token}/", {"name": "Ida the Bold"})
+    assert Seat.objects.get(room=room, user=ida).name == "Ida the Bold"
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("ja", ["hanaさんからババ抜きへのお誘いです", "4席中1席が埋まっています", "ゲストとして"]),
+        ("zh-hans", ["hana 邀请你玩抽鬼牌", "4 个座位中已有 1 个有人", "访客身份"]),
+    ],
+)
+def test_the_invitation_speaks_the_readers_language(client, friends_room, language, expected):
+    room = friends_room(seats=4)
+    text = client.get(f"/join/{room.token}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    for words in expected:
+        assert words in text
 
 
 def test_logging_in_leads_back_to_the_join_page(client, friends_room, make_user):
@@ -43,7 +138,8 @@ def test_the_join_page_says_which_game_and_seats_nobody(client, friends_room, ma
     assert response.status_code == 200
     text = response.content.decode()
     assert "hana invites you to play Schwarzer Peter" in text
-    assert "1 of 4 taken" in text
+    assert "1 of 4 seats taken" in text
+    assert "Each round's loser takes a strike; 3 strikes lose the match" in text
     assert f'<form method="post" action="/join/{room.token}/"' in text
     assert "csrfmiddlewaretoken" in text and "Take a seat" in text
     assert f"?t={room.watch_token}" in text  # "just watch" uses the watch token

@@ -1,7 +1,9 @@
+from html.parser import HTMLParser
+
 import pytest
 from django.test import Client
 
-from games.models import Room
+from games.models import Room, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +44,7 @@ def test_guest_plays_on_one_device(client):
         ({"rounds": 2}, "rounds", "Select a valid choice"),
         ({"variant": "old_maid", "strike_limit": 0}, "strike_limit", "greater than or equal to 1"),
         ({"mode": "friends"}, "mode", "Log in or sign up to invite friends"),
-        ({"first_dealer": 5}, "first_dealer", "Choose one of the table"),
+        ({"variant": "old_maid", "first_dealer": 5}, "first_dealer", "Choose one of the table"),
         ({"variant": "canasta"}, "variant", "Select a valid choice"),
     ],
 )
@@ -78,3 +80,152 @@ def test_forms_need_the_csrf_token():
     client = Client(enforce_csrf_checks=True)
     assert client.post("/new/", BASE).status_code == 403
     assert client.post("/accounts/login/", {"username": "a", "password": "b"}).status_code == 403
+
+
+class FieldWrappers(HTMLParser):
+    """For each form control's name: the attributes of the element that wraps it (the
+    nearest ``.field``, ``.choice`` or fieldset), and every label's text by its ``for``."""
+
+    def __init__(self):
+        super().__init__()
+        self.stack, self.wrappers, self.labels, self._label = [], {}, {}, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag in ("div", "fieldset", "p"):
+            self.stack.append(attrs)
+        if tag in ("input", "select") and attrs.get("name"):
+            wrapper = next((a for a in reversed(self.stack) if "field" in a.get("class", "")), {})
+            shown = next((a for a in reversed(self.stack) if "data-modes" in a), {})
+            wrapper = {**wrapper, **{k: v for k, v in shown.items() if k == "data-modes"}}
+            self.wrappers.setdefault(attrs["name"], {**wrapper, "control": attrs})
+        if tag == "label":
+            self._label = attrs.get("for")
+            self.labels[self._label] = ""
+
+    def handle_endtag(self, tag):
+        if tag in ("div", "fieldset", "p") and self.stack:
+            self.stack.pop()
+        if tag == "label":
+            self._label = None
+
+    def handle_data(self, data):
+        if self._label:
+            self.labels[self._label] += data
+
+
+def parsed(client, **headers) -> FieldWrappers:
+    parser = FieldWrappers()
+    parser.feed(client.get("/new/", **headers).content.decode())
+    return parser
+
+
+def test_each_option_says_when_it_applies(client):
+    form = parsed(client)
+    w = form.wrappers
+    assert w["strike_limit"]["data-scoring"] == "strikes" and "data-match-only" in w["strike_limit"]
+    assert w["rounds"]["data-scoring"] == "points" and "data-match-only" in w["rounds"]
+    assert w["reverse"]["data-scoring"] == "strikes"
+    assert w["computer_level"]["data-modes"] == "computer friends"
+    assert w["listed"]["data-modes"] == "friends"
+    assert w["first_dealer"]["data-variants"] == "old_maid schwarzer_peter"
+    for always in ("seat_count", "single_round", "same_colour_pairs"):
+        assert not {"data-modes", "data-scoring", "data-variants"} & set(w[always]), always
+    # One name per seat, inside the part shown only when everyone plays on this device.
+    for i in range(8):
+        assert w[f"seat_name_{i}"]["data-modes"] == "same_device"
+        assert w[f"seat_name_{i}"]["control"]["value"] == f"Player {i + 1}"
+
+
+def test_labels_end_without_a_colon_and_help_sits_under_the_field(client):
+    form = parsed(client)
+    for name in ("single_round", "same_colour_pairs", "reverse", "listed", "seat_count"):
+        label = form.labels[f"id_{name}"].strip()
+        assert label and not label.endswith(":"), label
+    assert form.labels["id_single_round"].strip() == "Just one round"
+    text = client.get("/new/").content.decode()
+    for name in ("seat_count", "computer_level", "rounds", "strike_limit", "reverse", "listed"):
+        assert f'id="id_{name}_helptext"' in text
+        assert f"id_{name}_helptext" in form.wrappers[name]["control"]["aria-describedby"]
+    assert "new_game.js" in text
+
+
+@pytest.mark.parametrize(
+    ("language", "seat", "player", "rounds"),
+    [
+        ("ja", "1番の席", "プレイヤー1", "1試合のラウンド数"),
+        ("zh-hans", "1 号座位", "玩家 1", "每场比赛的局数"),
+    ],
+)
+def test_the_form_speaks_the_readers_language(client, language, seat, player, rounds):
+    text = client.get("/new/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert seat in text and player in text and rounds in text
+
+
+@pytest.mark.parametrize(
+    ("changes", "check"),
+    [
+        # Points games read no strike limit, one-loser games no rounds: whatever those
+        # fields hold (left over from another choice) refuses nothing.
+        ({"strike_limit": "0"}, lambda r: r.rules["scoring"] == "points"),
+        (
+            {"variant": "old_maid", "rounds": "2"},
+            lambda r: r.rules["scoring"] == "strikes" and r.rules["strike_limit"] == 3,
+        ),
+        ({"single_round": "on", "rounds": "7"}, lambda r: r.rules["rounds"] == 1),
+        ({"first_dealer": "2"}, lambda r: r.first_dealer is None),  # random in Babanuki
+        ({"listed": "on"}, lambda r: not r.listed),  # only friends rooms are listed
+        (
+            {"mode": "same_device", "seat_count": 3, "computer_level": "bogus"},
+            lambda r: r.computer_level == "medium",
+        ),
+    ],
+)
+def test_options_that_do_not_apply_are_not_read(client, changes, check):
+    response = post(client, **changes)
+    room = Room.objects.get()
+    assert response["Location"] == f"/r/{room.code}/"
+    assert check(room)
+
+
+def test_one_device_players_get_the_names_given(client):
+    names = {"seat_name_0": " Mum ", "seat_name_1": "Kenji", "seat_name_2": "", "seat_name_3": "x"}
+    response = post(client, mode="same_device", seat_count=3, **names)
+    room = Room.objects.get()
+    assert response["Location"] == f"/r/{room.code}/"
+    # Blank is "Player n"; names beyond the number of players are left out.
+    assert [s.name for s in room.seats.all()] == ["Mum", "Kenji", "Player 3"]
+    assert all(s.guest and not s.is_computer for s in room.seats.all())
+    page = client.get(response["Location"]).content.decode()
+    assert "Mum" in page and "Kenji" in page
+
+
+def test_one_device_default_names_are_in_the_readers_language(client):
+    client.post(
+        "/new/", {**BASE, "mode": "same_device", "seat_count": 2}, HTTP_ACCEPT_LANGUAGE="ja"
+    )
+    assert [s.name for s in Seat.objects.order_by("index")] == ["プレイヤー1", "プレイヤー2"]
+
+
+@pytest.mark.parametrize(
+    ("names", "field", "message"),
+    [
+        ({"seat_name_1": "a" * 31}, "seat_name_1", "at most 30 characters"),
+        ({"seat_name_0": "Bo\tb"}, "seat_name_0", "control characters"),
+        (
+            {"seat_name_0": "Ann", "seat_name_1": " ann "},
+            "seat_name_1",
+            "Two players are called ann",
+        ),
+    ],
+)
+def test_one_device_names_that_do_not_fit_are_refused(client, names, field, message):
+    response = post(client, mode="same_device", seat_count=2, **names)
+    assert response.status_code == 200 and message in response.content.decode()
+    assert response.context["form"].errors[field]
+    assert not Room.objects.exists()
+
+
+def test_names_are_not_read_for_a_game_against_the_computer(client):
+    post(client, seat_name_0="a" * 50, seat_name_1="\x00")
+    assert [s.display_name for s in Room.objects.get().seats.all()][0] == "Guest"

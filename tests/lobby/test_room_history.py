@@ -31,7 +31,7 @@ def test_a_resignation_in_the_history_and_its_live_fragment(client, make_user):
     page = client.get(f"/r/{room.code}/").content.decode()
     fragment = client.get(f"/r/{room.code}/history/").content.decode()
     for text in (page, fragment):
-        assert "Match 1 · rei resigned · won by Computer" in text
+        assert "Match 1 · rei resigned · won by Bruno (computer, medium)" in text
         assert "No round was played to its end." in text
         # What room.js compares with the state's match: number, rounds ended, over.
         assert 'data-key="1/0/1"' in text

@@ -1,0 +1,56 @@
+// The new-game form shows only the options that apply to the chosen game and way of
+// playing. Without this script every option shows (each says when it applies) and the
+// server reads only those that apply; with it, the others are hidden and disabled, so
+// they are neither seen, focused nor sent.
+const form = document.querySelector("form.new-game");
+
+function chosen(name) {
+  const input = form.querySelector(`input[name="${name}"]:checked`);
+  return input ? input.value : "";
+}
+
+function applies(el, now) {
+  const d = el.dataset;
+  if (d.modes && !d.modes.split(" ").includes(now.mode)) return false;
+  if (d.scoring && !d.scoring.split(" ").includes(now.scoring)) return false;
+  if (d.variants && !d.variants.split(" ").includes(now.variant)) return false;
+  if ("matchOnly" in d && now.single) return false;
+  if (d.seat && Number(d.seat) >= now.seats) return false;
+  return true;
+}
+
+function show(el, on) {
+  el.hidden = !on;
+  for (const input of el.querySelectorAll("input, select, textarea")) input.disabled = !on;
+}
+
+function update() {
+  const variant = chosen("variant");
+  const radio = form.querySelector(`input[name="variant"][value="${variant}"]`);
+  const now = {
+    variant,
+    scoring: radio ? radio.closest("[data-variant-scoring]").dataset.variantScoring : "",
+    mode: chosen("mode"),
+    seats: Number(form.elements.seat_count.value),
+    single: form.elements.single_round.checked,
+  };
+  for (const el of form.querySelectorAll("[data-modes], [data-scoring], [data-variants], [data-match-only]")) {
+    show(el, applies(el, now));
+  }
+  for (const el of form.querySelectorAll("[data-seat]")) {
+    // Inside the names' fieldset: hidden with it, or beyond the number of players.
+    const on = applies(el, now) && !el.closest("[data-modes]").hidden;
+    show(el, on);
+  }
+  // The first dealer is one of the table's seats.
+  const dealer = form.elements.first_dealer;
+  for (const option of dealer.options) {
+    option.disabled = option.value !== "" && Number(option.value) >= now.seats;
+  }
+  if (dealer.selectedOptions[0]?.disabled) dealer.value = "";
+}
+
+// Each option already says when it applies; with the form sorted for you, that is noise.
+for (const note of form.querySelectorAll(".applies")) note.hidden = true;
+form.addEventListener("change", update);
+update();

@@ -1,0 +1,45 @@
+// Names and counted words for the table, from templates/lobby/_seat_labels.html (the
+// page's <template id="seat-labels">), so every word comes from Django's translations.
+//
+//   computerName(seat, level)        "Clara (computer, easy)": one name per seat
+//   seatName(seat, room)             a seat of the state: the computer's name or the human's
+//   counted("cards", {n: 3})         "3 cards": the singular or plural sentence for n
+//
+// Each takes the labels (a dataset) last, and counted() the language after them; both
+// default to the page's.
+const pageLabels = () => document.getElementById("seat-labels").dataset;
+const pageLanguage = () => document.documentElement.lang || "en";
+
+const rules = new Map();
+function pluralRules(lang) {
+  if (!rules.has(lang)) {
+    let r;
+    try {
+      r = new Intl.PluralRules(lang);
+    } catch {
+      r = new Intl.PluralRules("en");
+    }
+    rules.set(lang, r);
+  }
+  return rules.get(lang);
+}
+
+function fill(text, values) {
+  return Object.entries(values).reduce((t, [k, v]) => t.replaceAll(`{${k}}`, String(v)), text);
+}
+
+export function computerName(seat, level, labels = pageLabels()) {
+  const names = labels.computerNames.split("|");
+  const key = `computerLevel${level.charAt(0).toUpperCase()}${level.slice(1)}`;
+  return fill(labels.computerFormat, { name: names[seat % names.length], level: labels[key] || level });
+}
+
+export function seatName(seat, room, labels = pageLabels()) {
+  return seat.kind === "computer" ? computerName(seat.index, room.computer_level, labels) : seat.name;
+}
+
+// key: "cards", "yourTurn", "points", "strikes" or "spectators"; values must hold n.
+export function counted(key, values, labels = pageLabels(), lang = pageLanguage()) {
+  const form = pluralRules(lang).select(values.n) === "one" ? "One" : "Other";
+  return fill(labels[`${key}${form}`], values);
+}

@@ -1,0 +1,149 @@
+"""In a real browser: the new-game form shows only what applies to the chosen game and way
+of playing, names the players of a same-device game, and the invitation page lets a
+newcomer sit down; both pages photographed in each language at laptop and phone size."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Room
+from tests.browser.conftest import in_language, needs_browser, shot, sign_up
+from tests.browser.test_accessibility import serious
+from tests.support import needs_services
+
+pytestmark = [needs_browser, needs_services]
+
+LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 360, "height": 740}
+LOCALES = ["en-US", "ja-JP", "zh-CN"]
+
+OPTIONS = ["computer_level", "rounds", "strike_limit", "reverse", "first_dealer", "listed"]
+
+
+def shown(page) -> set[str]:
+    """The options a player can see now."""
+    return {name for name in OPTIONS if page.locator(f"[name={name}]").is_visible()}
+
+
+def names_shown(page) -> int:
+    return sum(page.locator(f"[name=seat_name_{i}]").is_visible() for i in range(8))
+
+
+def test_the_form_shows_only_what_applies(site, new_page):
+    page = new_page(viewport=LAPTOP)
+    page.goto(f"{site}/new/")
+    # Babanuki against the computer, as the form opens.
+    assert shown(page) == {"computer_level", "rounds"}
+    assert names_shown(page) == 0
+    expect(page.locator(".applies").first).to_be_hidden()  # "... only": the script sorts
+    page.get_by_label("Old Maid").check()
+    assert shown(page) == {"computer_level", "strike_limit", "reverse", "first_dealer"}
+    page.get_by_label("Just one round").check()
+    assert shown(page) == {"computer_level", "reverse", "first_dealer"}
+    page.get_by_label("Just one round").uncheck()
+    page.get_by_label("Jiji-nuki").check()
+    assert shown(page) == {"computer_level", "rounds"}
+    page.get_by_label("With friends (send a link)").check()
+    assert shown(page) == {"computer_level", "rounds", "listed"}
+    page.get_by_label("Everyone on this device").check()
+    assert shown(page) == {"rounds"}
+    assert names_shown(page) == 4
+    page.get_by_label("Players", exact=True).select_option("6")
+    assert names_shown(page) == 6
+    # The first dealer is one of the table's seats.
+    page.get_by_label("Schwarzer Peter").check()
+    page.get_by_label("Players", exact=True).select_option("3")
+    dealer = page.locator("[name=first_dealer]")
+    assert dealer.locator("option:not([disabled])").count() == 4  # random, seats 1 to 3
+    assert serious(page) == []
+
+
+def test_players_on_one_device_are_named_when_the_game_is_created(site, new_page):
+    page = new_page(viewport=LAPTOP)
+    page.goto(f"{site}/new/")
+    page.get_by_label("Everyone on this device").check()
+    page.get_by_label("Players", exact=True).select_option("3")
+    expect(page.get_by_label("Player 1", exact=True)).to_have_value("Player 1")
+    page.get_by_label("Player 1", exact=True).fill("Mum")
+    page.get_by_label("Player 2", exact=True).fill("Kenji")
+    page.get_by_role("button", name="Create the game").click()
+    expect(page).to_have_url(re.compile(r"/r/[A-Z0-9]+/$"))
+    room = Room.objects.get()
+    assert [s.name for s in room.seats.order_by("index")] == ["Mum", "Kenji", "Player 3"]
+    expect(page.locator("#status-line")).not_to_be_empty(timeout=15_000)
+    expect(page.locator("main")).to_contain_text(re.compile("Mum|Kenji|Player 3"))
+
+
+def test_without_scripts_every_option_shows_and_says_when_it_applies(site, new_page):
+    page = new_page(viewport=LAPTOP, java_script_enabled=False)
+    page.goto(f"{site}/new/")
+    assert shown(page) == set(OPTIONS)
+    assert names_shown(page) == 8
+    expect(page.locator("[name=strike_limit] ~ .help .applies")).to_have_text(
+        "Old Maid and Schwarzer Peter only."
+    )
+    page.locator("input[name=variant][value=old_maid]").check()
+    page.locator("input[name=strike_limit]").fill("2")
+    page.locator("form.new-game button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/r/[A-Z0-9]+/$"))
+    assert Room.objects.get().rules["strike_limit"] == 2
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_screenshots_of_the_form_and_the_invitation(site, new_page, locale):
+    page = new_page(viewport=LAPTOP, locale=locale)
+    page.goto(f"{site}/new/")
+    in_language(page, locale)
+    for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        shot(page, f"new-game-{locale}-{size}")
+    page.locator("input[name=mode][value=same_device]").check()
+    page.locator("input[name=variant][value=schwarzer_peter]").check()
+    for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        shot(page, f"new-game-same-device-{locale}-{size}")
+
+    host = new_page(viewport=LAPTOP, locale=locale)
+    sign_up(host, site, f"host{locale[:2]}")
+    host.goto(f"{site}/new/")
+    host.locator("input[name=variant][value=old_maid]").check()
+    host.locator("input[name=mode][value=friends]").check()
+    host.locator("select[name=seat_count]").select_option("3")
+    host.locator("form.new-game button[type=submit]").click()
+    expect(host).to_have_url(re.compile(r"/r/[A-Z0-9]+/$"))
+    invite = host.locator("#invite-link").input_value()
+
+    friend = new_page(viewport=LAPTOP, locale=locale)
+    friend.goto(invite)
+    in_language(friend, locale)
+    assert serious(friend) == []
+    for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+        friend.set_viewport_size(viewport)
+        shot(friend, f"join-{locale}-{size}")
+    friend.locator("form.join button[type=submit]").click()  # no name yet: refused
+    expect(friend.locator(".errorlist")).to_be_visible()
+    shot(friend, f"join-refused-{locale}-phone")
+
+
+def test_the_live_lobby_names_games_in_each_readers_language(site, new_page):
+    """The lobby socket sends the same words to everyone; each page names the games."""
+    readers = {locale: new_page(viewport=LAPTOP, locale=locale) for locale in LOCALES}
+    for page in readers.values():
+        page.goto(f"{site}/")
+    host = new_page(viewport=LAPTOP, locale="ja-JP")  # once, every list turned Japanese
+    sign_up(host, site, "kaito")
+    host.goto(f"{site}/new/")
+    host.locator("input[name=variant][value=old_maid]").check()
+    host.locator("input[name=mode][value=friends]").check()
+    host.locator("input[name=listed]").check()
+    host.locator("form.new-game button[type=submit]").click()
+    expect(host).to_have_url(re.compile(r"/r/[A-Z0-9]+/$"))
+    code = host.url.rstrip("/").split("/")[-1]
+    names = {"en-US": "Old Maid", "ja-JP": "オールドメイド", "zh-CN": "英式抽鬼牌（Old Maid）"}
+    for locale, page in readers.items():
+        row = page.locator(f'tr[data-code="{code}"]')
+        expect(row.locator("td").first).to_have_text(names[locale])
+    # ... and again after a reload, from the page itself.
+    readers["en-US"].reload()
+    expect(readers["en-US"].locator(f'tr[data-code="{code}"] td').first).to_have_text("Old Maid")
