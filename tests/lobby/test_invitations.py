@@ -110,7 +110,7 @@ def test_signed_in_players_sit_down_as_themselves_or_under_a_name(client, friend
     ("language", "expected"),
     [
         ("ja", ["hanaさんからババ抜きへのお誘いです", "4席中1席が埋まっています", "ゲストとして"]),
-        ("zh-hans", ["hana 邀请你玩抽鬼牌", "4 个座位中已有 1 个有人", "访客身份"]),
+        ("zh-hans", ["hana 邀请你玩日式抽鬼牌", "4 个座位中已有 1 个有人", "访客身份"]),
     ],
 )
 def test_the_invitation_speaks_the_readers_language(client, friends_room, language, expected):
