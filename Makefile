@@ -2,21 +2,31 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# Two installs: what running the site needs, and that plus the test tools (pytest,
+# Playwright, hypothesis, axe, ruff, import-linter). `make run` never pulls the second.
+RUN_STAMP := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: run test prod lint format fairness bench bench-load messages
 
-$(STAMP): pyproject.toml
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
-	@touch $(STAMP)
 
-run: $(STAMP)
+$(RUN_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install -q -e .
+	@touch $(RUN_STAMP)
+
+# The test tools include everything the site needs, so this stamps both.
+$(TEST_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install -q -e '.[test]'
+	@touch $(RUN_STAMP) $(TEST_STAMP)
+
+run: $(RUN_STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
@@ -25,29 +35,29 @@ test: $(STAMP)
 
 # The site for real: nginx (TLS, static files) in front of Daphne processes, PostgreSQL and
 # Redis; see docs/operations.md. scripts/prod.sh start|stop|status runs it in the background.
-prod: $(STAMP)
+prod: $(RUN_STAMP)
 	bash scripts/prod.sh run
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 
-format: $(STAMP)
+format: $(TEST_STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
 # Regenerates the measured tables in docs/fairness.md (takes a few minutes).
-fairness: $(STAMP)
+fairness: $(RUN_STAMP)
 	$(BIN)/python manage.py fairness_tables --rounds 1000000 --write docs/fairness.md
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(BIN)/python -m tools.bench_engine --write docs/performance.md
 
 # Rooms of bots over real WebSockets against the production mode, and an echo baseline
 # (about 6 minutes); writes docs/performance.md. Run it when nothing else is running.
-bench-load: $(STAMP)
+bench-load: $(TEST_STAMP)
 	bash scripts/bench_load.sh
 
 # Refresh the message catalogues and compile them (needs gettext's msgfmt).
-messages: $(STAMP)
+messages: $(RUN_STAMP)
 	$(BIN)/python manage.py makemessages -l ja -l zh_Hans --ignore=.venv --ignore=tests --ignore=staticfiles
 	$(BIN)/python manage.py compilemessages --ignore=.venv

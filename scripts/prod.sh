@@ -78,7 +78,7 @@ supervisor_pid() {  # the pid of a running `run` (foreground or started), or not
 # -- preparing: packages, keys, certificate, database, static files, nginx.conf -------------
 
 prepare() {
-  [ -x "$PY" ] || make -s .venv/.installed
+  [ -x "$PY" ] || make -s .venv/.installed-run
   [[ "$WEB_PROCESSES" =~ ^[1-9][0-9]*$ ]] || die "WEB_PROCESSES must be a number, not $WEB_PROCESSES"
   mkdir -p "$RUN" "$LOG" "$PROD_DIR/nginx/tmp" "$PROD_DIR/tls"
 

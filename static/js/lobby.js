@@ -15,14 +15,17 @@ function row(room) {
   const rules = [];
   if (room.options.same_colour_pairs) rules.push(labels.sameColour);
   if (room.options.reverse) rules.push(labels.reverse);
-  for (const text of [variantName(room.variant), `${room.taken}/${room.seats}`, rules.join(" "), room.host]) {
+  const cells = [variantName(room.variant), `${room.taken}/${room.seats}`, rules.join(" "), room.host];
+  cells.forEach((text, i) => {
     const td = document.createElement("td");
     td.textContent = text;
+    if (i === 1) td.className = "num seats-cell"; // styling hooks, as in home.html
     tr.append(td);
-  }
+  });
   const td = document.createElement("td");
   const a = document.createElement("a");
   a.href = `/r/${room.code}/`;
+  a.className = "button small";
   a.textContent = labels.open;
   td.append(a);
   tr.append(td);

@@ -1,0 +1,221 @@
+"""Designed pages: every page outside the table, in English, Japanese and Chinese, at a
+laptop and a phone size, light and dark. Each is photographed (test-artifacts/screenshots,
+pages-*) and checked for what a visitor would notice: nothing missing (no 404, the
+favicon included), a compact header with the current page marked, the language menu in
+each language's own words, disabled buttons that look disabled, and no serious axe issue."""
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from games import selectors, services
+from games.models import Room
+from telemetry.models import Event
+from tests.browser.conftest import needs_browser, shot, sign_up
+from tests.browser.test_accessibility import serious
+from tests.support import needs_services
+
+pytestmark = [needs_browser, needs_services]
+
+SIZES = {"laptop": (1366, 768), "phone": (360, 740)}
+HEADER_MAX = {"laptop": 64, "phone": 56}
+SCHEMES = ("light", "dark")
+LANGUAGE_NAMES = ["English", "日本語", "简体中文"]
+
+# Computed styles a disabled button must differ in from an enabled one: its colours and a
+# cue that is not colour (a dashed edge), and the cursor.
+COMPARE_BUTTONS = """() => {
+  const main = document.querySelector("main");
+  const box = document.createElement("div");
+  box.innerHTML = '<button class="primary">a</button><button class="primary" disabled>a</button>'
+    + '<button>b</button><button disabled>b</button>';
+  main.append(box);
+  const props = ["background-color", "color", "border-top-style", "cursor"];
+  const style = (b) => props.map((p) => getComputedStyle(b).getPropertyValue(p));
+  const [p, pd, s, sd] = [...box.children].map(style);
+  box.remove();
+  return {primary: [p, pd], secondary: [s, sd]};
+}"""
+
+
+def in_a_thread(work):
+    """Runs ``work`` in a thread of its own: the services broadcast through async_to_sync,
+    which refuses the thread where Playwright's event loop runs."""
+    result, errors = [], []
+
+    def run():
+        try:
+            result.append(work())
+        except Exception as exc:  # re-raised in the test's thread
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
+    return result[0]
+
+
+def play_out(room: Room, actor) -> None:
+    """Plays a versus-computer room to its end through the services, the human always
+    drawing the first card."""
+    while room.status != Room.Status.FINISHED:
+        state = selectors.snapshot(room.pk)["round"]["state"]
+        if state["drawer"] == 0:
+            services.draw(room_id=room.pk, actor=actor, position=0)
+        else:
+            services.computer_turn(room_id=room.pk, version=room.version)
+        room.refresh_from_db()
+
+
+@pytest.fixture
+def world(site, new_page):
+    """A signed-in staff player with a history, two listed rooms and an invitation, and a
+    few days of usage statistics; returns the player's browser state and the invitation."""
+    page = new_page()
+    sign_up(page, site, "pat")
+    expect(page.locator(".site-header nav")).to_contain_text("pat")
+    pat = User.objects.get(username="pat")
+    User.objects.filter(pk=pat.pk).update(is_staff=True)
+    invitation = in_a_thread(lambda: make_games(services.Actor(user_id=pat.pk)))
+    make_events()
+    return {"state": page.context.storage_state(), "invitation": f"{site}{invitation}"}
+
+
+def make_games(me) -> str:
+    """Pat's history (a finished match, a resigned one, one in play) and two listed rooms
+    waiting for players; returns the first one's invitation path."""
+    finished = services.create_room(
+        actor=me, name="pat", variant="old_maid", seat_count=2, mode="computer", strike_limit=1
+    )
+    play_out(finished, me)
+    resigned = services.create_room(
+        actor=me, name="pat", variant="babanuki", seat_count=2, mode="computer", rounds=1
+    )
+    services.resign(room_id=resigned.pk, actor=me)
+    services.create_room(
+        actor=me, name="pat", variant="jijinuki", seat_count=4, mode="computer", rounds=3
+    )
+
+    invitation = None
+    for name, variant, seats, options in (
+        ("hostess", "babanuki", 4, {}),
+        ("マリコ", "schwarzer_peter", 3, {"same_colour_pairs": True}),
+    ):
+        host = User.objects.create_user(name, password="a-long-password-42")
+        room = services.create_room(
+            actor=services.Actor(user_id=host.pk),
+            name=name,
+            variant=variant,
+            seat_count=seats,
+            mode="friends",
+            listed=True,
+            options=options,
+        )
+        invitation = invitation or f"/join/{room.token}/"
+    return invitation
+
+
+def make_events() -> None:
+    """Six days of usage statistics in every way of playing."""
+    today = timezone.localdate()
+    for days_ago in range(6):
+        for i, mode in enumerate(("computer", "same_device", "friends")):
+            common = {
+                "date": today - timedelta(days=days_ago),
+                "variant": "babanuki",
+                "mode": mode,
+                "phone": "yes" if i % 2 else "no",
+                "browser": ("chrome", "firefox", "safari")[i],
+                "os": ("android", "windows", "ios")[i],
+            }
+            for _ in range(days_ago % 3 + i + 1):
+                Event.objects.create(kind="game_started", **common)
+            Event.objects.create(kind="game_finished", result="won", **common)
+            Event.objects.create(kind="render_speed", render_speed=">50fps", **common)
+
+
+def check_page(page, name, size, scheme, locale, missing):
+    """What every page must show, then its photograph."""
+    header = page.locator(".site-header").bounding_box()
+    assert header["height"] <= HEADER_MAX[size], (name, size, header["height"])
+    assert page.locator("#language-select option").all_text_contents() == LANGUAGE_NAMES
+    styles = page.evaluate(COMPARE_BUTTONS)
+    for kind, (enabled, disabled) in styles.items():
+        assert enabled[0] != disabled[0], (kind, "background", enabled, disabled)
+        assert enabled[2] != disabled[2] and enabled[3] != disabled[3], (kind, enabled, disabled)
+    assert serious(page) == [], (name, size, scheme, locale)
+    assert missing == [], missing
+    shot(page, f"pages-{name}-{size}-{scheme}-{locale}")
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja-JP", "zh-CN"])
+def test_every_page_looks_designed(site, new_page, world, locale):
+    pages = {
+        "lobby": "/",
+        "new-game": "/new/",
+        "profile": "/accounts/profile/",
+        "rules": "/rules/",
+        "join": world["invitation"],
+        "dashboard": "/staff/telemetry/",
+    }
+    visitor_pages = {"log-in": "/accounts/login/", "sign-up": "/accounts/signup/"}
+    marked = {"lobby", "new-game", "profile", "rules", "dashboard", "log-in", "sign-up"}
+    for size, (width, height) in SIZES.items():
+        for scheme in SCHEMES:
+            options = {
+                "locale": locale,
+                "viewport": {"width": width, "height": height},
+                "color_scheme": scheme,
+            }
+            for state, chosen in ((world["state"], pages), (None, visitor_pages)):
+                page = new_page(storage_state=state, **options)
+                missing: list[str] = []
+                page.on("response", lambda r, m=missing: r.status == 404 and m.append(r.url))
+                for name, path in chosen.items():
+                    response = page.goto(path if path.startswith("http") else site + path)
+                    assert response.status == 200, (name, response.status)
+                    if name in marked:
+                        expect(page.locator(".site-header [aria-current=page]")).to_have_count(1)
+                    check_page(page, name, size, scheme, locale, missing)
+                # The favicon browsers ask for by themselves is there too.
+                favicon = page.request.get(f"{site}/favicon.ico")
+                assert favicon.status == 200 and favicon.headers["content-type"] in (
+                    "image/x-icon",
+                    "image/vnd.microsoft.icon",
+                )
+
+            if size == "phone":
+                # The header's menu opens over the page and holds the nav and the languages.
+                page = new_page(storage_state=world["state"], **options)
+                page.goto(site + "/")
+                menu = page.locator("#site-menu")
+                expect(menu).to_be_hidden()
+                page.locator(".menu-button").click()
+                expect(menu).to_be_visible()
+                expect(page.locator(".menu-button")).to_have_attribute("aria-expanded", "true")
+                expect(menu.locator("#language-select")).to_be_visible()
+                expect(menu.get_by_role("link", name="pat")).to_be_visible()
+                assert page.locator(".site-header").bounding_box()["height"] <= 56
+                assert serious(page) == []
+                shot(page, f"pages-menu-{size}-{scheme}-{locale}")
+                page.keyboard.press("Escape")
+                expect(menu).to_be_hidden()
+
+
+def test_the_language_menu_switches_and_keeps_the_page(site, new_page):
+    page = new_page(locale="en-US")
+    page.goto(f"{site}/rules/")
+    page.locator("#language-select").select_option("ja")
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    expect(page).to_have_url(f"{site}/rules/")
+    assert page.locator("#language-select option").all_text_contents() == LANGUAGE_NAMES
+    expect(page.locator("#language-select")).to_have_value("ja")
