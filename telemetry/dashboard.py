@@ -49,9 +49,12 @@ def retained_days(today: date | None = None) -> tuple[date, date]:
 
 class RangeForm(forms.Form):
     start = forms.DateField(
-        label=gettext_lazy("From"), widget=forms.DateInput(attrs={"type": "date"})
+        label=gettext_lazy("From"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
-    end = forms.DateField(label=gettext_lazy("To"), widget=forms.DateInput(attrs={"type": "date"}))
+    end = forms.DateField(
+        label=gettext_lazy("To"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
 
     def __init__(self, data=None, today: date | None = None):
         self.first, self.last = retained_days(today)
