@@ -84,7 +84,7 @@ class Server:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a bound for failures: a busy machine is slow
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"daphne exited: {self.log_path.read_text()[-2000:]}")

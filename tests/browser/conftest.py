@@ -4,6 +4,7 @@ import os
 import shutil
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.conftest import REQUIRE_SERVICES
 from tests.support import needs_services  # noqa: F401 - re-exported
@@ -14,6 +15,11 @@ if REQUIRE_SERVICES and not CHROMIUM:
     raise RuntimeError("REQUIRE_SERVICES=1 but chromium is not installed (scripts/browser.sh)")
 
 needs_browser = pytest.mark.skipif(not CHROMIUM, reason="needs Debian's chromium")
+
+#: How long an action or an expectation may wait for the page: a bound for failures only,
+#: generous for a busy machine (Playwright's own defaults are 5 s for expect()).
+WAIT_MS = 30_000
+expect.set_options(timeout=WAIT_MS)
 
 SCREENSHOTS = os.environ.get("SCREENSHOT_DIR", "test-artifacts/screenshots")
 
@@ -66,7 +72,7 @@ def new_page(browser):
 
     def make(**options):
         context = browser.new_context(**options)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         return context.new_page()
 
