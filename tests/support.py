@@ -93,6 +93,7 @@ class Server:
                 return self
             except OSError:
                 time.sleep(0.1)
+        self.kill()  # not left running: no fixture knows of it yet
         raise RuntimeError(f"daphne did not listen on {self.port}")
 
     def kill(self) -> None:
