@@ -87,7 +87,7 @@ class Server:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a bound for failures: a busy machine is slow
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"daphne exited: {self.log_path.read_text()[-2000:]}")
@@ -96,6 +96,7 @@ class Server:
                 return self
             except OSError:
                 time.sleep(0.1)
+        self.kill()  # not left running: no fixture knows of it yet
         raise RuntimeError(f"daphne did not listen on {self.port}")
 
     def kill(self) -> None:

@@ -41,9 +41,10 @@ def test_a_failing_part_is_named_without_details(client, monkeypatch):
 
 def test_a_hanging_part_fails_within_the_timeout(client, monkeypatch):
     async def hangs():
-        await asyncio.sleep(30)
+        await asyncio.Event().wait()  # forever
 
-    monkeypatch.setattr(health, "TIMEOUT_SECONDS", 0.2)
+    # The real timeout (2 s): the database check beside it must still answer within it,
+    # which a shorter one could not promise on a busy machine.
     monkeypatch.setitem(health.CHECKS, "channel_layer", hangs)
     response = client.get("/healthz")
     assert response.status_code == 503

@@ -3,6 +3,7 @@
 import os
 import re
 import shutil
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -16,6 +17,11 @@ if REQUIRE_SERVICES and not CHROMIUM:
     raise RuntimeError("REQUIRE_SERVICES=1 but chromium is not installed (scripts/browser.sh)")
 
 needs_browser = pytest.mark.skipif(not CHROMIUM, reason="needs Debian's chromium")
+
+#: How long an action or an expectation may wait for the page: a bound for failures only,
+#: generous for a busy machine (Playwright's own defaults are 5 s for expect()).
+WAIT_MS = 30_000
+expect.set_options(timeout=WAIT_MS)
 
 SCREENSHOTS = os.environ.get("SCREENSHOT_DIR", "test-artifacts/screenshots")
 
@@ -68,7 +74,7 @@ def new_page(browser):
 
     def make(**options):
         context = browser.new_context(**options)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         return context.new_page()
 
@@ -130,7 +136,7 @@ def new_game(
         page.goto(page.url + "?flat=1")
     if mode != "friends":
         # The first state comes over the socket; allow for a busy machine.
-        expect(page.locator("#status-line")).not_to_be_empty(timeout=15_000)
+        expect(page.locator("#status-line")).not_to_be_empty(timeout=TURN_MS)
 
 
 def match_over(page) -> bool:
@@ -153,25 +159,56 @@ def try_draw(page, pick="first", timeout=2000) -> None:
         pass
 
 
+#: The longest wait for the server's next move (the computers' turns, an answer to a draw):
+#: only a bound for a failure, generous for a busy machine.
+TURN_MS = 60_000
+#: The longest a whole match may take.
+MATCH_SECONDS = 300
+
 WAIT_FOR_TURN = (
     "sel => document.querySelector(sel) || "
-    "(document.querySelector('#result-match')?.textContent || '').length > 0"
+    "(!document.getElementById('result').hidden && "
+    "(document.querySelector('#result-match')?.textContent || '').length > 0)"
+)
+
+#: Nothing moves on the table: no card in flight, the own-hand sequence over, no CSS
+#: animation or transition running.
+SETTLED = (
+    "() => !document.querySelector("
+    "'.flying, #my-hand.shuffling, #my-hand .arrived, #my-hand .to-pile, #my-hand .taken')"
+    " && document.getAnimations().length === 0"
 )
 
 
-def play_with_mouse(page, limit=400):
-    for _ in range(limit):
+def until_deadline(seconds: float = MATCH_SECONDS):
+    """Loop turns until the deadline (a bound for failures, not a pace)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        yield
+
+
+def answered(page, element) -> None:
+    """Until the table has answered the draw made from ``element`` (a giver's card or
+    button), whatever it said: every new state draws the giver's hand afresh."""
+    if element is not None:
+        page.wait_for_function("el => !el.isConnected", arg=element, timeout=TURN_MS)
+
+
+def play_with_mouse(page):
+    for _ in until_deadline():
         if match_over(page):
             return
-        page.wait_for_function(WAIT_FOR_TURN, arg="#giver-hand .card")
+        page.wait_for_function(WAIT_FOR_TURN, arg="#giver-hand .card", timeout=TURN_MS)
         cards = page.locator("#giver-hand .card")
         if cards.count() and not match_over(page):
             card = cards.nth(cards.count() // 2)
             try:
                 card.click(timeout=2000)  # choose: it glows
+                chosen = page.locator("#giver-hand .card.selected").element_handle(timeout=2000)
                 card.click(timeout=2000)  # again: draw it
             except Exception:  # the table moved on between the two clicks; look again
                 continue
+            answered(page, chosen)
     raise AssertionError("the match did not end")
 
 

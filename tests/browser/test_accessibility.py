@@ -7,7 +7,16 @@ import re
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from tests.browser.conftest import needs_browser, shot, sign_up
+from tests.browser.conftest import (
+    SETTLED,
+    TURN_MS,
+    WAIT_FOR_TURN,
+    answered,
+    match_over,
+    needs_browser,
+    shot,
+    sign_up,
+)
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
@@ -35,15 +44,19 @@ def test_table_mid_game_has_no_serious_violations(site, new_page):
     page.goto(f"{site}/new/")
     page.get_by_role("button", name="Create the game").click()
     expect(page).to_have_url(re.compile(r"/r/[A-Z0-9]+/$"))
-    page.wait_for_selector("#giver-buttons button")
     # A draw or two in, so that the pile, the last move and the announcements are filled.
     for _ in range(2):
-        page.wait_for_selector("#giver-buttons button")
+        page.wait_for_function(WAIT_FOR_TURN, arg="#giver-buttons button", timeout=TURN_MS)
+        if match_over(page):
+            break
         page.locator("#giver-buttons button").first.click()
+        chosen = page.locator("#giver-buttons button[aria-pressed=true]").element_handle()
         page.locator("#draw-button").click()
-        page.wait_for_timeout(300)
-    # Let the draw animations settle: a card caught mid-fade is not a contrast failure.
-    page.wait_for_timeout(1500)
+        answered(page, chosen)
+    # The computers' turns are over, and every draw animation has settled: a card caught
+    # mid-fade is not a contrast failure.
+    page.wait_for_function(WAIT_FOR_TURN, arg="#giver-buttons button", timeout=TURN_MS)
+    page.wait_for_function(SETTLED, timeout=TURN_MS)
     assert serious(page) == []
 
 

@@ -9,7 +9,14 @@ from playwright.sync_api import expect
 
 from telemetry import schema
 from telemetry.models import Event
-from tests.browser.conftest import needs_browser, new_game, play_with_mouse, shot, sign_up
+from tests.browser.conftest import (
+    TURN_MS,
+    needs_browser,
+    new_game,
+    play_with_mouse,
+    shot,
+    sign_up,
+)
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
@@ -41,7 +48,9 @@ def bodies(page) -> list[dict]:
 def play_a_game(page, site):
     new_game(page, site, players="2")
     play_with_mouse(page)
-    page.wait_for_timeout(2500)  # past the render-speed measurement
+    # Until the page has measured how fast it draws (2 s of frames from the first state):
+    # the last thing it may report, sent or not.
+    page.wait_for_function("document.documentElement.dataset.renderSpeed", timeout=TURN_MS)
 
 
 def test_switched_off_a_whole_game_sends_nothing(site, new_page):
@@ -72,6 +81,8 @@ def test_switched_on_the_expected_events_arrive_with_allowed_fields_only(site, n
     page = new_page()
     requests = watch_telemetry(page)
     play_a_game(page, site)
+    # A beacon's body is recorded once the browser has read it (a promise).
+    page.wait_for_function("n => window.__beacons.length >= n", arg=len(requests))
     sent = bodies(page)
     assert len(requests) == len(sent) >= 3
     kinds = {event["kind"] for event in sent}

@@ -93,7 +93,8 @@ class Player:
         await self._take(json.loads(first["text"]))  # the snapshot
         return True
 
-    async def receive(self, timeout: float = 5) -> dict:
+    # Bounds for failures only, generous for a busy machine.
+    async def receive(self, timeout: float = 30) -> dict:
         return await self._take(json.loads(await self.socket.receive_from(timeout=timeout)))
 
     async def _take(self, message: dict) -> dict:
@@ -120,7 +121,7 @@ class Player:
         await self.send(**ply(self.state, message["type"]), **message)
         return True
 
-    async def until(self, predicate, timeout: float = 10) -> dict:
+    async def until(self, predicate, timeout: float = 30) -> dict:
         """Read messages until the latest state satisfies ``predicate``."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -147,7 +148,7 @@ def match_over(state) -> bool:
     return bool(state["match"] and state["match"]["over"])
 
 
-async def play_to_match_end(*players: Player, rng=None, timeout: float = 60) -> dict:
+async def play_to_match_end(*players: Player, rng=None, timeout: float = 120) -> dict:
     """Every player draws a random position on their turn; the first player deals each
     next round. Returns the first player's final state."""
     import random

@@ -152,9 +152,11 @@ async def test_two_sockets_racing_to_draw_apply_exactly_one():
     )
     await drawer.until(lambda s: s["version"] >= version + 1)
     await twin.until(lambda s: s["version"] >= version + 1)
-    await asyncio.sleep(0.2)
-    await drawer.drain()
-    await twin.drain()
+    # A socket's messages are answered in order: by the pong, each draw has its answer.
+    for player in (drawer, twin):
+        await player.send(type="ping", ref="after")
+        while (await player.receive())["type"] != "pong":
+            pass
     errors = [m for p in (drawer, twin) for m in p.messages if m["type"] == "error"]
     assert [e["code"] for e in errors] == ["stale_version"]
     assert await draw_count(room) == 1

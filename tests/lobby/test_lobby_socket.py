@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def next_list(socket) -> list[dict]:
-    message = json.loads(await socket.receive_from(timeout=5))
+    message = json.loads(await socket.receive_from(timeout=30))
     assert message["type"] == "lobby"
     return message["rooms"]
 

@@ -24,9 +24,10 @@ class Client:
             f"ws://127.0.0.1:{port}/ws/rooms/{code}/",
             origin=f"http://127.0.0.1:{port}",  # the page's own origin, port included
             additional_headers={"Cookie": f"sessionid={self.session_key}"},
-            open_timeout=10,
+            open_timeout=30,
         )
-        await self.receive(10)
+        await self.receive(30)
+        assert self.state is not None, "no state within 30 s of connecting"
         return self
 
     async def receive(self, timeout: float) -> dict | None:
@@ -51,7 +52,18 @@ class Client:
             await self.ws.close()
 
 
-async def play(clients, *, stop_after_draws=None, timeout=60):
+async def caught_up(clients, version: int, timeout: float = 60) -> None:
+    """Until every client holds the state at ``version``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    for client in clients:
+        while client.state["version"] < version:
+            if loop.time() > deadline:
+                raise AssertionError(f"a client stayed at {client.state['version']} < {version}")
+            await client.receive(0.1)
+
+
+async def play(clients, *, stop_after_draws=None, timeout=120):
     """Draw position 0 whenever it is a client's turn (the first client deals each next
     round) until the match ends, or the round has ``stop_after_draws`` draws."""
     loop = asyncio.get_running_loop()

@@ -65,7 +65,7 @@ class PrivateRedis:
             stdout=log,
             stderr=subprocess.STDOUT,
         )  # fmt: skip
-        _wait_for_port(self.port, 15, self.proc)
+        _wait_for_port(self.port, 60, self.proc)
         return self
 
     def stop(self) -> None:
@@ -115,7 +115,7 @@ class PrivatePostgres:
     def url(self) -> str:
         return f"postgres://postgres@127.0.0.1:{self.port}/postgres"
 
-    def _run(self, *command: str, timeout: float = 60) -> None:
+    def _run(self, *command: str, timeout: float = 180) -> None:
         result = subprocess.run(
             [*self.as_user, *command], capture_output=True, text=True, timeout=timeout
         )
@@ -142,16 +142,16 @@ class PrivatePostgres:
         )
         self._run(
             _postgres_bin("pg_ctl"), "start", "-D", self.data, "-l", self.log,
-            "-o", options, "-w", "-t", "30",
+            "-o", options, "-w", "-t", "120",
         )  # fmt: skip
-        _wait_for_port(self.port, 30)
+        _wait_for_port(self.port, 120)
         return self
 
     def stop(self, mode: str = "fast") -> None:
         """``immediate`` is a crash: no checkpoint, recovery on the next start."""
         if not os.path.exists(os.path.join(self.data, "postmaster.pid")):
             return
-        self._run(_postgres_bin("pg_ctl"), "stop", "-D", self.data, "-m", mode, "-w", "-t", "30")
+        self._run(_postgres_bin("pg_ctl"), "stop", "-D", self.data, "-m", mode, "-w", "-t", "120")
 
     def close(self) -> None:
         try:

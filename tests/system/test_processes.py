@@ -9,7 +9,7 @@ from games import services
 from games.models import Draw, Room
 from tests.games.conftest import make_session, make_user
 from tests.support import ply
-from tests.system.conftest import Client, needs_services, play
+from tests.system.conftest import Client, caught_up, needs_services, play
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
 
@@ -47,10 +47,8 @@ def test_players_on_two_processes_see_each_others_draws(servers):
         a = await Client(sessions[0]).connect(one.port, room.code)
         b = await Client(sessions[1]).connect(two.port, room.code)
         final = await play([a, b])
-        await asyncio.sleep(0.3)
-        for client in (a, b):
-            while await client.receive(0.1):
-                pass
+        # The match is over, so nothing changes any more: each player gets to its version.
+        await caught_up([a, b], final["version"])
         await a.close()
         await b.close()
         return final, a, b

@@ -27,7 +27,7 @@ SCRIPT = str(ROOT / "scripts" / "prod.sh")
 UNVERIFIED = ssl._create_unverified_context()  # the self-signed certificate of the run
 
 
-def fetch(url: str) -> tuple[int, dict, bytes]:
+def fetch(url: str, data: bytes | None = None, headers=None) -> tuple[int, dict, bytes]:
     class NoRedirect(urllib.request.HTTPRedirectHandler):
         def redirect_request(self, *args, **kwargs):
             return None
@@ -35,8 +35,9 @@ def fetch(url: str) -> tuple[int, dict, bytes]:
     opener = urllib.request.build_opener(
         NoRedirect, urllib.request.HTTPSHandler(context=UNVERIFIED)
     )
+    request = urllib.request.Request(url, data=data, headers=headers or {})
     try:
-        with opener.open(url, timeout=10) as response:
+        with opener.open(request, timeout=60) as response:
             return response.status, dict(response.headers), response.read()
     except urllib.error.HTTPError as error:
         return error.code, dict(error.headers), error.read()
@@ -105,11 +106,33 @@ def test_start_serve_through_nginx_and_stop(prod):
 
     async def lobby_socket():
         async with connect(
-            f"wss://127.0.0.1:{https}/ws/lobby/", ssl=UNVERIFIED, origin=base, open_timeout=10
+            f"wss://127.0.0.1:{https}/ws/lobby/", ssl=UNVERIFIED, origin=base, open_timeout=60
         ) as ws:
-            return json.loads(await asyncio.wait_for(ws.recv(), 10))
+            return json.loads(await asyncio.wait_for(ws.recv(), 60))
 
     assert asyncio.run(lobby_socket())["type"] == "lobby"
+
+    # Anonymous telemetry through nginx: stored, and no log line anywhere names its sender.
+    event = {
+        "kind": "game_started",
+        "variant": "babanuki",
+        "mode": "computer",
+        "level": "easy",
+        "seats": "4",
+        "phone": "no",
+        "browser": "firefox",
+        "os": "linux",
+    }
+    status, _, body = fetch(
+        f"{base}/telemetry/events/",
+        json.dumps(event).encode(),
+        {"Content-Type": "application/json", "User-Agent": "PrivacyProbe/9.1"},
+    )
+    assert status == 204, body
+    status, _, _ = fetch(
+        f"{base}/telemetry/events/", b"not json", {"User-Agent": "PrivacyProbe/9.1"}
+    )
+    assert status == 400
 
     status = script("status", 30)
     assert status.returncode == 0, status.stdout + status.stderr
@@ -117,5 +140,11 @@ def test_start_serve_through_nginx_and_stop(prod):
 
     assert script("stop", 60).returncode == 0
     assert script("status", 30).returncode == 3
+    logs = {path.name: path.read_text() for path in (prod_dir / "log").glob("*.log")}
+    assert "GET /healthz" in logs["nginx-access.log"]  # the rest of the site is logged
+    for name, text in logs.items():
+        assert "PrivacyProbe" not in text, name
+        for line in text.splitlines():
+            assert not ("/telemetry/" in line and "127.0.0.1" in line), (name, line)
     with pytest.raises(urllib.error.URLError):
         urllib.request.urlopen(f"{base}/healthz", timeout=5, context=UNVERIFIED)
