@@ -64,3 +64,63 @@ export function ending(L, state) {
   else if (mine.some((s) => losers.includes(s))) verdict = L.youLost;
   return { cause, outcome, verdict, text: [cause, outcome, verdict].filter(Boolean).join(" ") };
 }
+
+// -- words that depend on a number ------------------------------------------------------
+
+const pluralRules = new Intl.PluralRules(typeof document === "undefined" ? "en" : document.documentElement.lang || "en");
+
+/** "1 card", "7 cards": the template gives both forms (``{key}One``, ``{key}Other``). */
+export function plural(L, key, n) {
+  const form = pluralRules.select(n) === "one" ? L[`${key}One`] : L[`${key}Other`];
+  return fill(form || L[`${key}Other`] || "", { n });
+}
+
+/** "1st", "2nd"… in the page's language. */
+export function placeName(L, place) {
+  return (L.places || "").split("|")[place - 1] || `#${place}`;
+}
+
+/** Whether the round's holder of the odd card won it (the "reverse" house rule). */
+function holderWins(state) {
+  return Boolean(state.room.rules && state.room.rules.reverse);
+}
+
+/** How a finished round went for the person at this page: ``{text, tone}`` with tone
+ * "win", "lose" or "even"; ``null`` for spectators, a shared device, or a round in play.
+ * Once the match is over, the match's verdict. */
+export function roundVerdict(L, state) {
+  const r = state.round;
+  const personal = state.room.mode !== "same_device";
+  const mine = personal ? playingSeats(state) : [];
+  if (!r || !mine.length) return null;
+  const end = ending(L, state);
+  if (end) {
+    if (end.verdict) return { text: end.verdict, tone: end.verdict === L.youWon ? "win" : "lose" };
+    return null;
+  }
+  if (!r.over || !r.ranking) return null;
+  const seat = mine[0];
+  const place = r.ranking.indexOf(seat) + 1;
+  if (!place) return null;
+  const holder = place === r.ranking.length;
+  if (state.match && state.match.scoring === "strikes") {
+    const won = holder === holderWins(state);
+    return won ? { text: L.youWonRound, tone: "win" } : { text: L.youLostRound, tone: "lose" };
+  }
+  if (holder) return { text: L.youLostRound, tone: "lose" };
+  if (place === 1) return { text: L.youWonRound, tone: "win" };
+  return { text: fill(L.youPlaced, { place: placeName(L, place) }), tone: "even" };
+}
+
+/** The match's standings once it is over, best first: ``[{seat, place, score}]``; for
+ * strikes, no places: the seats in order with their strikes. */
+export function standings(state) {
+  const match = state.match;
+  if (!match || !match.over) return [];
+  const order = match.standings && match.standings.length ? match.standings : state.seats.map((s) => s.index);
+  return order.map((seat, i) => ({
+    seat,
+    place: match.scoring === "strikes" ? null : i + 1,
+    score: (match.scores || [])[seat] ?? state.seats[seat].score,
+  }));
+}

@@ -1,19 +1,23 @@
 // The replay page: every stored step of a finished round, drawn by the table's own
 // renderer (table.js) from a view with every hand face up, with play/pause, speed,
 // stepping, jumping and a move list; and the deal checked in the browser.
+import { cardName } from "./cards.js";
 import { verifyDeal } from "./verify.js";
 
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const L = document.getElementById("table-labels").dataset;
+const CL = document.getElementById("card-labels").dataset;
 const colours = L.colours.split("|");
 const $ = (id) => document.getElementById(id);
 const last = data.steps.length - 1;
+const STRIKES = ["old_maid", "schwarzer_peter"];
 let position = 0;
 let timer = null;
 
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => values[k] ?? "");
 const seatName = (i) => `${colours[i]} (${data.seats[i].name})`;
-const face = (code) => (code === "JK" ? L.joker : code);
+const face = (code) => cardName(code, { variant: data.variant, L: CL });
+const pair = (a, b) => (CL.pair || "{first} + {second}").replace("{first}", face(a)).replace("{second}", face(b));
 
 function viewAt(k) {
   const step = data.steps[k];
@@ -24,7 +28,10 @@ function viewAt(k) {
   return {
     type: "state", version: k, replay: true, you: [], acting: null, match: null,
     room: { code: "", variant: data.variant, mode: "replay", status: over ? "finished" : "playing",
-      seat_count: data.players, options: data.options, rules: {} },
+      seat_count: data.players, options: data.options,
+      // Loser-only games keep score in strikes: the table then shows no places.
+      rules: { scoring: STRIKES.includes(data.variant) ? "strikes" : "points", single_round: true,
+        reverse: Boolean(data.options && data.options.reverse) } },
     seats: data.seats.map((s, i) => ({ index: i, colour: s.colour, name: s.name, kind: "human",
       covered: false, left: false, away: false, count: step.hands[i].length,
       place: places.get(i) ?? null, score: 0 })),
@@ -42,7 +49,7 @@ function moveText(k) {
   if (!draw) return $("move-list").dataset.deal;
   const values = { drawer: seatName(draw.drawer), giver: seatName(draw.giver), card: face(draw.card),
     position: draw.position + 1,
-    pair: draw.paired_with ? `${face(draw.paired_with)} + ${face(draw.card)}` : "" };
+    pair: draw.paired_with ? pair(draw.paired_with, draw.card) : "" };
   let text = fill(draw.paired_with ? L.replayPaired : L.replayDrew, values);
   for (const seat of draw.finished) text += " " + fill(L.finished, { seat: seatName(seat) });
   return text;
@@ -54,7 +61,14 @@ function show(k) {
   $("replay-jump").value = position;
   $("replay-position").textContent = `${position} / ${last}`;
   for (const item of $("move-list").children) {
-    item.toggleAttribute("aria-current", Number(item.dataset.step) === position);
+    const current = Number(item.dataset.step) === position;
+    if (current) item.setAttribute("aria-current", "step");
+    else item.removeAttribute("aria-current");
+    // Keep the current move in sight inside the list, without scrolling the page.
+    const list = $("move-list");
+    if (current && list.scrollHeight > list.clientHeight) {
+      list.scrollTop = item.offsetTop - list.offsetTop - list.clientHeight / 2;
+    }
   }
   if (position === last) stop();
 }

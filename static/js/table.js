@@ -1,24 +1,40 @@
-// The table: draws a room's state (sent by room.js as "table-state" events) as a
-// CSS 3D table plus the button-controls panel, and sends draws and match actions.
-// Every string comes from the template (#table-labels), so the page's language is used.
+// The table: draws a room's state (sent by room.js, or by replay.js, as "table-state"
+// events) as a card table in CSS 3D, with every hand lying at its seat, plus the panel
+// that says the same in words and buttons; and sends draws and match actions.
+// Geometry lives in scene.js, ending texts in ending.js, cards in cards.js. Every string
+// comes from the templates (#table-labels, #card-labels), so the page's language is used.
 
-import * as telemetry from "./telemetry.js";
+import { cardBack, cardFace, cardName } from "./cards.js";
 import {
-  displayName as nameOf, ending, fill, playingSeats, seatName as nameAt, seatResult,
+  displayName as nameOf, ending, fill, placeName, playingSeats, plural, roundVerdict,
+  seatName as nameAt, seatResult, standings,
 } from "./ending.js";
+import {
+  clamp, defaultCamera, fit, layoutTable, projector, separate, settlePick, standingCorners,
+} from "./scene.js";
+import * as telemetry from "./telemetry.js";
 
 const L = document.getElementById("table-labels").dataset;
+const CL = document.getElementById("card-labels").dataset;
 const $ = (id) => document.getElementById(id);
 const colours = L.colours.split("|");
-const suitNames = { S: 0, H: 1, D: 2, C: 3 };
-const suitSymbols = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const letters = L.letters.split("|");
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+const wait = (ms) => new Promise((done) => setTimeout(done, ms));
 
 let state = null;
 let selected = null; // position chosen in the giver's hand
-let curtainFor = null; // same-device: the seat whose hand the curtain has revealed
+let curtainFor = null; // same device: the seat whose hand the curtain has revealed
+let hold = null; // same device: {seat, hand} still shown after that seat's draw
+let handBusy = false; // while true, renders leave your hand to the running sequence
 let lastEventKey = null;
 let firstRender = true;
+let pickShownFor = null; // the turn whose giver's hand has already lifted
+let flat = false;
+const camera = { view: "angled", tilt: 40, spin: 0, custom: false };
+let dragging = false; // while a drag turns the table, the fit holds still
+let geo = null;
+let viewFit = { s: 1, tx: 0, ty: 0 };
 // Seats this browser left to the computer: from the page (a reload), from the states (while
 // the server still sends the seat) and from the "seat_left" event (when it sends the
 // spectator view from then on).
@@ -41,14 +57,20 @@ function action(type, extra = {}) {
   return { ...payload, ...extra };
 }
 
-// -- names ----------------------------------------------------------------------------
+// -- words ----------------------------------------------------------------------------------
 
-function displayName(seat) {
-  return nameOf(L, seat);
-}
+const variant = () => (state ? state.room.variant : "");
+const face = (code) => cardFace(code, { variant: variant(), L: CL });
+const nameCard = (code) => cardName(code, { variant: variant(), L: CL });
+// "queen of hearts and queen of clubs" (cards.js's pattern, once its template has it).
+const pairText = (codes) => fill(CL.pair || "{first} + {second}", { first: nameCard(codes[0]), second: nameCard(codes[1]) });
+const seatName = (index) => nameAt(L, state, index);
+const strikes = () => (state.match ? state.match.scoring : (state.room.rules || {}).scoring) === "strikes";
 
-function seatName(index) {
-  return nameAt(L, state, index);
+function back() {
+  const el = cardBack();
+  el.setAttribute("aria-hidden", "true");
+  return el;
 }
 
 function matchOver() {
@@ -65,77 +87,72 @@ function drawing() {
   return playingSeats(state).length > 0 && !matchOver() && !state.replay;
 }
 
-function cardParts(code) {
-  if (code === "JK") return { rank: "★", suit: "", label: L.joker, cls: "joker" };
-  const rank = code.slice(0, -1);
-  const suit = code.slice(-1);
-  const peter = code === "JC" && state.room.variant === "schwarzer_peter";
-  const suitName = L.suits.split("|")[suitNames[suit]];
-  return {
-    rank,
-    suit,
-    label: peter ? `${L.peter} (${rank} ${suitName})` : `${rank} ${suitName}`,
-    cls: `${suit === "H" || suit === "D" ? "red" : "black"}${peter ? " peter" : ""}`,
-  };
-}
+// -- whose view ---------------------------------------------------------------------------
 
-function cardLabel(code) {
-  return cardParts(code).label;
-}
-
-function faceCard(code) {
-  const parts = cardParts(code);
-  const el = document.createElement("span");
-  el.className = `card face ${parts.cls}`;
-  el.setAttribute("role", "img");
-  el.setAttribute("aria-label", parts.label);
-  el.dataset.card = code;
-  const corner = document.createElement("span");
-  corner.className = "corner";
-  corner.textContent = `${parts.rank}${suitSymbols[parts.suit] || ""}`;
-  const letter = document.createElement("span");
-  letter.className = "suit-letter";
-  letter.textContent = parts.suit;
-  const middle = document.createElement("span");
-  middle.className = "middle";
-  middle.textContent = parts.cls.includes("peter") ? "🎩" : (suitSymbols[parts.suit] || "★");
-  el.append(corner, middle, letter);
-  return el;
-}
-
-function backCard() {
-  const el = document.createElement("span");
-  el.className = "card back";
-  return el;
-}
-
-// -- rendering -------------------------------------------------------------------------
-
-function myHandSeat() {
-  const hands = state.round ? state.round.hands : {};
+/** The seat at the near edge: yours; on a shared device the one whose turn it is. */
+function nearSeat() {
+  if (state.replay) return 0;
   if (state.room.mode === "same_device") {
-    if (state.acting === null || curtainFor !== state.acting) return null;
-    return state.acting;
+    if (hold) return hold.seat;
+    if (state.acting !== null && state.acting !== undefined) return state.acting;
+    return curtainFor ?? 0;
   }
-  const mine = playingSeats(state).find((s) => hands[String(s)] !== undefined);
+  const playing = playingSeats(state);
+  if (playing.length) return playing[0];
+  if (leftSeats.size) return [...leftSeats][0];
+  return 0;
+}
+
+/** The seat whose cards this page shows face up in the big hand at the near edge. */
+function myHandSeat() {
+  if (state.replay || !state.round) return null;
+  if (state.room.mode === "same_device") {
+    if (hold) return hold.seat;
+    if (state.acting !== null && curtainFor === state.acting) return state.acting;
+    return null;
+  }
+  const mine = playingSeats(state).find((s) => state.round.hands[String(s)] !== undefined);
   return mine === undefined ? null : mine;
 }
 
+function handCards(seat) {
+  if (hold && seat === hold.seat) return hold.hand;
+  return state.round.hands[String(seat)] || [];
+}
+
+function isMyTurn() {
+  if (hold || state.acting === null || !state.round || state.round.over || !drawing()) return false;
+  return state.room.mode !== "same_device" || curtainFor === state.acting;
+}
+
+/** The odd card's holder once a round is over, and the card. */
+function oddCard() {
+  const r = state.round;
+  if (!r || !r.over || !r.ranking || !r.ranking.length) return null;
+  const holder = r.ranking[r.ranking.length - 1];
+  const card = (r.hands[String(holder)] || [])[0];
+  return card ? { holder, card } : null;
+}
+
+// -- rendering ---------------------------------------------------------------------------
+
 function render() {
-  const area = $("table-area");
   if (!state.round) return;
-  area.hidden = false;
+  $("table-area").hidden = false;
+  $("table-area").dataset.seats = state.seats.length;
   renderNotice();
   renderCurtain();
-  renderRing();
   renderPile();
+  renderFans();
   if (!handBusy) renderMyHand();
   renderGiver();
+  renderTags();
   renderStatus();
-  renderSeatTable();
-  renderRounds();
+  renderPanel();
   renderResult();
   renderSeatActions();
+  sizeArea();
+  place();
   firstRender = false;
 }
 
@@ -154,79 +171,121 @@ function seatNotes(seat) {
   return notes;
 }
 
-function renderRing() {
-  const ring = $("seats-ring");
-  ring.replaceChildren();
-  const n = state.seats.length;
-  // Seat 0's view from the near edge: rotate so that "my" seat sits at the bottom.
-  const playing = playingSeats(state);
-  const me = playing.length && state.room.mode !== "same_device" ? playing[0] : (state.acting ?? 0);
-  for (const seat of state.seats) {
-    const angle = ((seat.index - me) / n) * 2 * Math.PI;
-    const x = 50 - 42 * Math.sin(angle);
-    const y = 50 + 40 * Math.cos(angle);
-    const spot = document.createElement("div");
-    spot.className = `spot ${seat.colour}`;
-    spot.style.left = `${x}%`;
-    spot.style.top = `${y}%`;
-    spot.dataset.seat = seat.index;
-    const tag = document.createElement("div");
-    tag.className = "name-tag";
-    if (state.round.drawer === seat.index) tag.classList.add("acting");
-    if (state.round.giver === seat.index) tag.classList.add("giving");
-    const notes = seatNotes(seat);
-    tag.innerHTML = "";
-    const letter = document.createElement("span");
-    letter.className = "letter";
-    letter.textContent = colours[seat.index][0];
-    const name = document.createElement("span");
-    name.className = "who";
-    name.textContent = displayName(seat);
-    const info = document.createElement("span");
-    info.className = "info";
-    const place = seat.place ? ` · #${seat.place}` : "";
-    info.textContent = `${fill(L.cards, { n: seat.count })}${place} · ${seat.score}${notes.length ? " · " + notes.join(", ") : ""}`;
-    tag.append(letter, name, info);
-    spot.append(tag);
-    if (state.replay) {
-      // A finished round's replay shows every hand face up.
-      const faces = document.createElement("div");
-      faces.className = "faces";
-      for (const code of state.round.hands[String(seat.index)] || []) faces.append(faceCard(code));
-      spot.append(faces);
-    } else if (seat.index !== me || state.room.mode === "same_device") {
-      const backs = document.createElement("div");
-      backs.className = "backs";
-      for (let i = 0; i < Math.min(seat.count, 12); i++) backs.append(backCard());
-      spot.append(backs);
-    }
-    ring.append(spot);
-  }
+function scoreText(seat) {
+  const rules = state.room.rules || {};
+  if (rules.single_round || state.replay || !state.match) return "";
+  return strikes() ? plural(L, "strikes", seat.score) : plural(L, "points", seat.score);
 }
 
 function renderPile() {
   const pile = $("pile");
+  const pairs = state.round.discards;
+  const key = `${state.round.number}/${pairs.length}/${variant()}`;
+  if (pile.dataset.key === key) return;
+  pile.dataset.key = key;
   pile.replaceChildren();
-  const pairs = state.round.discards.slice(-6);
-  pairs.forEach(([a, b], i) => {
-    const pair = document.createElement("span");
-    pair.className = "pair";
-    pair.style.setProperty("--i", i);
-    pair.append(faceCard(a), faceCard(b));
-    pile.append(pair);
+  const shown = pairs.slice(-8);
+  const first = pairs.length - shown.length;
+  if (first > 0) {
+    const stack = document.createElement("div");
+    stack.className = "pile-stack";
+    stack.style.setProperty("--depth", Math.min(first, 20));
+    stack.append(back());
+    pile.append(stack);
+  }
+  shown.forEach((pair, i) => {
+    const n = first + i;
+    const el = document.createElement("div");
+    el.className = "pair";
+    // Scattered as if tossed in, the same way on every render.
+    const turn = ((n * 47) % 40) - 20;
+    const dx = ((n * 29) % 11) - 5;
+    const dy = ((n * 17) % 9) - 4;
+    el.style.setProperty("--turn", `${turn}deg`);
+    el.style.setProperty("--dx", dx);
+    el.style.setProperty("--dy", dy);
+    el.append(face(pair[0]), face(pair[1]));
+    pile.append(el);
   });
+  pile.dataset.count = pairs.length;
+}
+
+/** Every hand but the big one at the near edge: fanned at its seat, face down, or face up
+ * once the round is over (and in replays). On your turn the giver's cards are lifted out. */
+function renderFans() {
+  const ring = $("seats-ring");
+  const mine = myHandSeat();
+  const r = state.round;
+  const odd = oddCard();
+  const lifting = isMyTurn() ? r.giver : null;
+  const curtained = curtainNeeded();
+  ring.replaceChildren();
+  for (const seat of state.seats) {
+    if (seat.index === mine) continue;
+    const fan = document.createElement("div");
+    fan.className = `fan ${seat.colour}`;
+    fan.dataset.fanSeat = seat.index;
+    const known = (r.over || state.replay) && !curtained ? r.hands[String(seat.index)] : null;
+    if (seat.index !== lifting) {
+      if (known) {
+        known.forEach((code) => {
+          const card = face(code);
+          if (odd && odd.holder === seat.index && code === odd.card) card.classList.add("odd");
+          fan.append(card);
+        });
+      } else {
+        for (let i = 0; i < seat.count; i++) fan.append(back());
+      }
+    }
+    if (odd && odd.holder === seat.index) fan.classList.add("holder");
+    ring.append(fan);
+  }
+  // The card set aside at the start (Jiji-nuki's, Old Maid's queen), face up by the pile.
+  const removed = r.over && r.removed && r.removed.length ? r.removed[0] : null;
+  const aside = $("set-aside");
+  if (removed) {
+    if (aside.dataset.card !== removed) {
+      aside.replaceChildren(flipCard(removed));
+      aside.dataset.card = removed;
+    }
+    aside.hidden = false;
+  } else {
+    aside.hidden = true;
+    aside.dataset.card = "";
+    aside.replaceChildren();
+  }
+}
+
+/** A card that turns face up (once, when it first appears). */
+function flipCard(code) {
+  const wrap = document.createElement("div");
+  wrap.className = "flip";
+  const front = face(code);
+  front.classList.add("flip-front");
+  const rear = back();
+  rear.classList.add("flip-back");
+  wrap.append(front, rear);
+  return wrap;
 }
 
 function renderMyHand() {
   const seat = myHandSeat();
-  const cards = seat === null ? [] : state.round.hands[String(seat)] || [];
+  const cards = seat === null ? [] : handCards(seat);
   const hand = $("my-hand");
-  hand.replaceChildren(...cards.map(faceCard));
+  const odd = oddCard();
+  hand.replaceChildren(
+    ...cards.map((code) => {
+      const card = face(code);
+      if (odd && odd.holder === seat && odd.card === code) card.classList.add("odd");
+      return card;
+    }),
+  );
+  hand.dataset.handSeat = seat ?? "";
   const list = $("my-cards");
   list.replaceChildren(
     ...cards.map((code) => {
       const li = document.createElement("li");
-      li.textContent = cardLabel(code);
+      li.textContent = nameCard(code);
       return li;
     }),
   );
@@ -235,11 +294,6 @@ function renderMyHand() {
     li.textContent = "–";
     list.append(li);
   }
-}
-
-function isMyTurn() {
-  if (state.acting === null || !state.round || state.round.over || !drawing()) return false;
-  return state.room.mode !== "same_device" || curtainFor === state.acting;
 }
 
 function renderGiver() {
@@ -251,9 +305,12 @@ function renderGiver() {
   if (selected !== null && selected >= count) selected = null;
   // Nobody draws once the match is over, and spectators never do: no controls at all then.
   const controls = drawing();
-  $("giver-group").hidden = !controls;
+  $("player-controls").hidden = !controls && !(playingSeats(state).length && !state.replay);
+  $("giver-group").hidden = !controls || state.round.over;
   $("draw-button").hidden = !controls;
-  $("draw-row").hidden = !controls;
+  // Between rounds there is nothing to draw: the bar keeps only the names.
+  $("draw-row").hidden = !controls || state.round.over;
+  $("draw-3d").hidden = !controls || state.round.over;
   let label = "";
   if (mine) label = fill(L.giverCards, { giver: seatName(giver) });
   else if (controls) label = L.noGiver;
@@ -263,10 +320,12 @@ function renderGiver() {
   const focused = document.activeElement && document.activeElement.dataset.position;
   buttons.replaceChildren();
   for (let i = 0; i < count; i++) {
-    const card = backCard();
+    const card = back();
     card.dataset.position = i;
     if (selected === i) card.classList.add("selected");
-    card.addEventListener("click", () => choose(i));
+    card.addEventListener("click", () => {
+      if (!justDragged) choose(i);
+    });
     big.append(card);
     const button = document.createElement("button");
     button.type = "button";
@@ -280,11 +339,13 @@ function renderGiver() {
     button.addEventListener("keydown", (e) => moveFocus(e, i, count));
     buttons.append(button);
   }
-  if (focused !== undefined && focused !== null) {
+  if (focused !== undefined && focused !== null && count) {
     const again = buttons.querySelector(`[data-position="${Math.min(Number(focused), count - 1)}"]`);
     if (again) again.focus();
   }
   for (const id of ["draw-button", "draw-3d"]) $(id).disabled = !(mine && selected !== null);
+  $("table-wrap").classList.toggle("my-turn", mine);
+  $("table-wrap").dataset.pickFrom = mine ? giver : "";
 }
 
 function moveFocus(event, i, count) {
@@ -308,15 +369,358 @@ function choose(position) {
     return;
   }
   selected = position;
-  renderGiver();
+  for (const el of $("giver-hand").children) {
+    el.classList.toggle("selected", Number(el.dataset.position) === position);
+  }
+  for (const b of $("giver-buttons").children) {
+    b.setAttribute("aria-pressed", Number(b.dataset.position) === position ? "true" : "false");
+  }
+  for (const id of ["draw-button", "draw-3d"]) $(id).disabled = false;
 }
 
 function drawSelected() {
   if (!isMyTurn() || selected === null) return;
+  const card = $("giver-hand").querySelector(`[data-position="${selected}"]`);
+  pendingFrom = card ? card.getBoundingClientRect() : null;
   send(action("draw", { position: selected }));
   selected = null;
   for (const id of ["draw-button", "draw-3d"]) $(id).disabled = true;
 }
+let pendingFrom = null; // where your chosen card was, for its flight to your hand
+
+// -- name tags ---------------------------------------------------------------------------------
+
+function tagFor(seat) {
+  const tag = document.createElement("div");
+  tag.className = `seat-tag ${seat.colour}`;
+  tag.dataset.tagSeat = seat.index;
+  const r = state.round;
+  if (!r.over && r.drawer === seat.index) tag.classList.add("acting");
+  if (!r.over && r.giver === seat.index) tag.classList.add("giving");
+  const badge = document.createElement("span");
+  badge.className = "badge";
+  badge.textContent = letters[seat.index];
+  const text = document.createElement("span");
+  text.className = "tag-text";
+  const who = document.createElement("span");
+  who.className = "who";
+  const you = playingSeats(state).includes(seat.index) && state.room.mode !== "same_device";
+  who.textContent = you ? `${nameOf(L, seat)} (${L.you})` : nameOf(L, seat);
+  const info = document.createElement("span");
+  info.className = "info";
+  const parts = [];
+  const odd = oddCard();
+  if (seat.count && !r.over) parts.push(plural(L, "cards", seat.count));
+  else if (!r.over && (strikes() || !seat.place)) parts.push(L.out);
+  const score = scoreText(seat);
+  if (score && !strikes()) parts.push(score);
+  // Where the seat finished: a place (points), or the odd card's holder (both scorings).
+  let ribbon = "";
+  if (odd && odd.holder === seat.index) {
+    ribbon = L.lostNote;
+    tag.classList.add("lost");
+    if (state.room.rules && state.room.rules.reverse) {
+      ribbon = L.wonNote;
+      tag.classList.replace("lost", "won");
+    }
+  } else if (seat.place && !strikes()) {
+    ribbon = placeName(L, seat.place);
+    tag.classList.add(seat.place === 1 ? "first" : "placed");
+  }
+  const notes = seatNotes(seat).filter((note) => note !== ribbon);
+  info.textContent = [...parts, ...notes].join(" · ");
+  info.hidden = !info.textContent;
+  text.append(who, info);
+  if (score && strikes()) text.append(strikeMarks(seat.score));
+  tag.append(badge, text);
+  if (ribbon) {
+    const mark = document.createElement("span");
+    mark.className = "ribbon";
+    mark.textContent = ribbon;
+    tag.append(mark);
+  }
+  return tag;
+}
+
+function strikeMarks(count) {
+  const marks = document.createElement("span");
+  marks.className = "strikes";
+  const limit = (state.room.rules && state.room.rules.strike_limit) || 3;
+  for (let i = 0; i < Math.max(limit, count); i++) {
+    const m = document.createElement("span");
+    m.className = i < count ? "mark on" : "mark";
+    marks.append(m);
+  }
+  const words = document.createElement("span");
+  words.className = "visually-hidden";
+  words.textContent = plural(L, "strikes", count);
+  marks.append(words);
+  return marks;
+}
+
+function renderTags() {
+  const near = nearSeat();
+  const layer = $("seat-tags");
+  layer.replaceChildren();
+  $("near-tag").replaceChildren();
+  for (const seat of state.seats) {
+    const tag = tagFor(seat);
+    if (seat.index === near) $("near-tag").append(tag);
+    else layer.append(tag);
+  }
+  const aside = $("set-aside");
+  if (!aside.hidden) {
+    const caption = document.createElement("div");
+    caption.className = "caption";
+    caption.id = "set-aside-caption";
+    caption.textContent = L.setAside;
+    layer.append(caption);
+  }
+}
+
+// -- the scene: geometry, camera, fit ---------------------------------------------------------
+
+function t3(x, y, z, rest = "") {
+  if (flat) return `translate(${x}px, ${y}px) ${rest.replace(/rotateX\([^)]*\)/g, "")}`;
+  return `translate3d(${x}px, ${y}px, ${z}px) ${rest}`;
+}
+
+function place() {
+  if (!state || !state.round) return;
+  const stage = $("stage");
+  const W = stage.clientWidth;
+  const H = stage.clientHeight;
+  if (!W || !H) return;
+  const n = state.seats.length;
+  const near = nearSeat();
+  const hand = $("my-hand");
+  const pick = $("giver-hand");
+  if (!camera.ready) {
+    Object.assign(camera, defaultCamera(camera.view, W, H, flat), { ready: true });
+  }
+  geo = layoutTable({
+    W, H, n, near, handCount: hand.children.length, pickCount: pick.children.length, tilt: camera.tilt,
+    reserve: state.round.giver !== null && !state.round.over ? state.seats[state.round.giver].count : 0,
+  });
+  const D = flat ? Infinity : Math.max(geo.TW, geo.TD) * 1.8;
+  const project = projector({ tilt: camera.tilt, spin: camera.spin, D });
+  settlePick(geo, project);
+  if (!dragging) viewFit = fit(geo, project, W, H);
+  const { s, tx, ty } = viewFit;
+  const view = $("view");
+  view.style.perspective = flat ? "none" : `${D}px`;
+  view.style.transform = `translate(${tx}px, ${ty}px) scale(${s})`;
+  $("scene").style.transform = flat ? `rotate(${camera.spin}deg)` : `rotateX(${camera.tilt}deg) rotateZ(${camera.spin}deg)`;
+  const table = $("table-top");
+  table.style.setProperty("--tw", `${geo.TW}px`);
+  table.style.setProperty("--td", `${geo.TD}px`);
+  table.style.setProperty("--rim", `${geo.rim}px`);
+
+  // Your hand, standing at the near rail.
+  const h = geo.hand;
+  hand.style.width = `${h.maxW}px`;
+  hand.style.height = `${h.ch}px`;
+  hand.style.transform = t3(h.x - h.maxW / 2, h.y - h.ch, h.z, `rotateX(${-h.lift}rad)`);
+  [...hand.children].forEach((card, i) => {
+    card.style.width = `${h.cw}px`;
+    card.style.left = `${(h.maxW - h.w) / 2 + i * h.step}px`;
+    card.style.setProperty("--to-middle", `${h.maxW / 2 - ((h.maxW - h.w) / 2 + i * h.step) - h.cw / 2}px`);
+  });
+
+  // The giver's hand, lifted to you.
+  const p = geo.pick;
+  pick.style.width = `${p.w}px`;
+  pick.style.height = `${p.h}px`;
+  pick.style.transform = t3(p.x - p.w / 2, p.y - p.h, p.z, `rotateX(${-p.lift}rad)`);
+  [...pick.children].forEach((card, i) => {
+    const row = Math.floor(i / p.perRow);
+    const col = i % p.perRow;
+    const inRow = Math.min(p.perRow, p.count - row * p.perRow);
+    const offset = ((p.perRow - inRow) * (p.cw + p.gap)) / 2;
+    card.style.width = `${p.cw}px`;
+    card.style.left = `${offset + col * (p.cw + p.gap)}px`;
+    card.style.top = `${row * (p.ch + p.gap)}px`;
+  });
+
+  // Every other hand at its seat.
+  fanBoxes = {};
+  for (const fan of $("seats-ring").children) {
+    const seat = Number(fan.dataset.fanSeat);
+    const spot = seat === near ? nearSpot() : geo.seats[seat];
+    if (!spot) continue;
+    const cards = [...fan.children];
+    const holder = fan.classList.contains("holder");
+    // The odd card, turned up at its holder's place, shows large.
+    const cw = holder && cards.length === 1 ? spot.cw * 2 : spot.cw;
+    const ch = cw * 1.4;
+    const k = cards.length;
+    const step = k > 1 ? Math.min(cw * 0.42, spot.maxFan / (k - 1)) : 0;
+    const width = cw + step * Math.max(0, k - 1);
+    fan.style.width = `${width}px`;
+    fan.style.height = `${ch}px`;
+    // Face-up cards (a round's end, a replay) turn to be read from your seat.
+    const faceUp = cards.some((c) => c.classList.contains("face"));
+    const rot = faceUp ? 0 : spot.rot;
+    // Grown towards the rail, so the pile keeps its room.
+    let { x, y } = spot;
+    if (ch > spot.ch) {
+      const len = Math.hypot(x, y) || 1;
+      x += ((x / len) * (ch - spot.ch)) / 2;
+      y += ((y / len) * (ch - spot.ch)) / 2;
+    }
+    fan.style.transform = t3(x - width / 2, y - ch / 2, spot.z, `rotate(${rot}deg)`);
+    fanBoxes[seat] = { x, y, w: width, h: ch, rot, holder };
+    cards.forEach((card, i) => {
+      card.style.width = `${cw}px`;
+      card.style.left = `${i * step}px`;
+      card.style.setProperty("--fan", `${(i - (k - 1) / 2) * (faceUp ? 2 : 5)}deg`);
+    });
+  }
+
+  // The pile in the middle, and the card set aside beside it.
+  const pileEl = $("pile");
+  const pl = geo.pile;
+  pileEl.style.setProperty("--cw", `${pl.cw}px`);
+  pileEl.style.transform = t3(pl.x - pl.cw, pl.y - pl.ch / 2, pl.z);
+  const aside = $("set-aside");
+  const acw = pl.cw * 1.5;
+  aside.style.setProperty("--cw", `${acw}px`);
+  // Between the pile and your seat: nothing else lies there once the round is over.
+  asideBox = { x: pl.x, y: pl.y + pl.ch / 2 + (acw * 1.4) / 2 + 10, w: acw, h: acw * 1.4, rot: 0 };
+  aside.style.transform = t3(asideBox.x - acw / 2, asideBox.y - (acw * 1.4) / 2, 2);
+
+  placeTags(project, W, H);
+}
+
+let fanBoxes = {};
+let asideBox = null;
+
+/** The corners of a w x h rectangle lying on the felt, centred at (x, y), turned by rot. */
+function lyingCorners({ x, y, w, h, rot }) {
+  const a = (rot * Math.PI) / 180;
+  const c = Math.cos(a);
+  const s = Math.sin(a);
+  return [[-1, -1], [1, -1], [1, 1], [-1, 1]].map(([u, v]) => {
+    const dx = (u * w) / 2;
+    const dy = (v * h) / 2;
+    return [x + dx * c - dy * s, y + dx * s + dy * c, 2];
+  });
+}
+
+/** Where the near seat's cards lie when they are not the big hand (a spectator's view). */
+function nearSpot() {
+  const cw = geo.seats && Object.values(geo.seats)[0] ? Object.values(geo.seats)[0].cw * 1.3 : 40;
+  return {
+    x: 0, y: geo.TD / 2 - geo.rim - cw * 0.9, z: 1, rot: 0, cw, ch: cw * 1.4, maxFan: cw * 4,
+    anchor: [0, geo.TD / 2, 0],
+  };
+}
+
+function toStage(project, point, W, H) {
+  const [px, py] = project(point);
+  return [W / 2 + viewFit.tx + viewFit.s * px, H / 2 + viewFit.ty + viewFit.s * py];
+}
+
+function screenBox(project, corners, W, H) {
+  const pts = corners.map((c) => toStage(project, c, W, H));
+  const xs = pts.map((q) => q[0]);
+  const ys = pts.map((q) => q[1]);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, w: Math.max(...xs) - x, h: Math.max(...ys) - y };
+}
+
+function placeTags(project, W, H) {
+  const layer = $("seat-tags");
+  const boxes = [];
+  for (const tag of layer.children) {
+    let point;
+    if (tag.classList.contains("caption")) {
+      point = [asideBox.x, asideBox.y + asideBox.h / 2 + 12, 0];
+    } else {
+      const spot = geo.seats[Number(tag.dataset.tagSeat)];
+      if (!spot) continue;
+      point = spot.anchor;
+    }
+    const [sx, sy] = toStage(project, point, W, H);
+    const w = tag.offsetWidth;
+    const h = tag.offsetHeight;
+    const dx = sx - W / 2;
+    const dy = sy - H / 2;
+    const len = Math.hypot(dx, dy) || 1;
+    const out = tag.classList.contains("caption") ? 0 : 1;
+    boxes.push({
+      tag, w, h,
+      x: sx - w / 2 + (out * dx * w * 0.3) / len,
+      y: sy - h / 2 + (out * dy * h * 0.6) / len,
+    });
+  }
+  const obstacles = [];
+  const hand = $("my-hand");
+  if (hand.children.length && geo) {
+    obstacles.push(screenBox(project, standingCorners(geo.hand, geo.hand.w, geo.hand.ch), W, H));
+  }
+  if ($("giver-hand").children.length) {
+    obstacles.push(screenBox(project, standingCorners(geo.pick, geo.pick.w, geo.pick.h), W, H));
+  }
+  // The odd card, turned face up at its holder's place, and the card set aside stay in sight.
+  for (const box of Object.values(fanBoxes)) {
+    if (box.holder) obstacles.push(screenBox(project, lyingCorners(box), W, H));
+  }
+  if (!$("set-aside").hidden && asideBox) obstacles.push(screenBox(project, lyingCorners(asideBox), W, H));
+  const switcher = document.querySelector(".view-switch");
+  if (switcher && switcher.offsetParent) {
+    const stage = $("stage").getBoundingClientRect();
+    const r = switcher.getBoundingClientRect();
+    obstacles.push({ x: r.left - stage.left, y: r.top - stage.top, w: r.width, h: r.height });
+  }
+  separate(boxes, obstacles, W, H);
+  for (const b of boxes) b.tag.style.transform = `translate(${Math.round(b.x)}px, ${Math.round(b.y)}px)`;
+}
+
+// The table area takes what the screen has left below the header and the status line.
+function sizeArea() {
+  const layout = $("table-layout");
+  if (!layout) return;
+  const top = layout.getBoundingClientRect().top + window.scrollY;
+  document.documentElement.style.setProperty("--table-above", `${Math.round(top)}px`);
+}
+
+// Camera moves: the angled and top-down views glide; a drag turns the table under you.
+let tween = null;
+let justDragged = false;
+function moveCamera(target) {
+  camera.custom = false;
+  if (reducedMotion || flat) {
+    Object.assign(camera, target);
+    place();
+    return;
+  }
+  const from = { tilt: camera.tilt, spin: camera.spin };
+  const start = performance.now();
+  cancelAnimationFrame(tween);
+  const step = (now) => {
+    const t = clamp((now - start) / 450, 0, 1);
+    const e = t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
+    camera.tilt = from.tilt + (target.tilt - from.tilt) * e;
+    camera.spin = from.spin + (target.spin - from.spin) * e;
+    place();
+    if (t < 1) tween = requestAnimationFrame(step);
+  };
+  tween = requestAnimationFrame(step);
+}
+
+function setView(view) {
+  camera.view = view;
+  $("table-wrap").dataset.view = view;
+  for (const b of document.querySelectorAll(".view-switch button")) {
+    b.setAttribute("aria-pressed", b.dataset.view === view ? "true" : "false");
+  }
+  const stage = $("stage");
+  moveCamera(defaultCamera(view, stage.clientWidth, stage.clientHeight, flat));
+}
+
+// -- the words around the table -------------------------------------------------------------
 
 function renderStatus() {
   const r = state.round;
@@ -333,19 +737,39 @@ function renderStatus() {
     const computer = drawer.kind === "computer" || drawer.covered || drawer.left;
     text = fill(computer ? L.computerTurn : L.theirTurn, { drawer: seatName(r.drawer), giver: seatName(r.giver) });
   }
-  $("status-line").textContent = text;
+  const line = $("status-line");
+  line.textContent = text;
+  line.classList.toggle("mine", isMyTurn());
 }
 
-function renderSeatTable() {
-  const body = $("seat-table").tBodies[0];
-  body.replaceChildren(
+function renderPanel() {
+  const table = $("seat-table");
+  const head = table.tHead.rows[0];
+  // A single round keeps no score: no points or strikes column then.
+  const single = Boolean((state.room.rules || {}).single_round) || !state.match;
+  const columns = strikes() ? [L.seatCol, L.cardsCol, L.strikesCol] : [L.seatCol, L.cardsCol, L.placeCol, L.pointsCol];
+  if (single) columns.pop();
+  if (head.dataset.columns !== columns.join("|")) {
+    head.dataset.columns = columns.join("|");
+    head.replaceChildren(...columns.map((text) => {
+      const th = document.createElement("th");
+      th.scope = "col";
+      th.textContent = text;
+      return th;
+    }));
+  }
+  table.tBodies[0].replaceChildren(
     ...state.seats.map((seat) => {
       const tr = document.createElement("tr");
-      if (state.round.drawer === seat.index) tr.className = "acting";
+      if (!state.round.over && state.round.drawer === seat.index) tr.className = "acting";
       tr.dataset.seat = seat.index;
       const notes = seatNotes(seat);
       const name = notes.length ? `${seatName(seat.index)} · ${notes.join(", ")}` : seatName(seat.index);
-      for (const text of [name, seat.count, seat.place ?? (seat.count ? "" : L.out), seat.score]) {
+      const cells = strikes()
+        ? [name, seat.count, seat.score]
+        : [name, seat.count, seat.place ? placeName(L, seat.place) : (seat.count ? "" : L.out), seat.score];
+      if (single) cells.pop();
+      for (const text of cells) {
         const td = document.createElement("td");
         td.textContent = text;
         tr.append(td);
@@ -353,49 +777,77 @@ function renderSeatTable() {
       return tr;
     }),
   );
-}
-
-function renderRounds() {
   const list = $("round-list");
   const rounds = state.match ? state.match.rounds : [];
   list.replaceChildren(
     ...rounds.map((r) => {
       const li = document.createElement("li");
-      li.textContent = (r.ranking || []).map((s) => colours[s]).join(" › ");
+      if (strikes()) {
+        li.textContent = r.holder !== null && r.holder !== undefined ? fill(L.roundHolder, { seat: colours[r.holder] }) : "–";
+      } else {
+        li.textContent = (r.ranking || []).map((s, i) => `${placeName(L, i + 1)} ${colours[s]}`).join(" › ");
+      }
       return li;
     }),
   );
+  $("rounds-title").hidden = !rounds.length;
+  const spectator = !playingSeats(state).length || state.replay;
+  $("table-settings").hidden = spectator;
 }
 
 function renderResult() {
   const box = $("result");
   const r = state.round;
   const end = ending(L, state);
-  if (!r.over && !end) {
+  const inHold = Boolean(hold);
+  if ((!r.over && !end) || inHold) {
     box.hidden = true;
+    $("status-line").classList.remove("covered");
     return;
   }
   const wasHidden = box.hidden;
   box.hidden = false;
+  $("status-line").classList.add("covered");
+  const verdict = roundVerdict(L, state);
+  const head = $("result-verdict");
+  head.textContent = verdict ? verdict.text : "";
+  head.hidden = !verdict;
+  box.dataset.tone = verdict ? verdict.tone : "even";
   // A match can end in the middle of a round (a resignation, an abandoned room): the round
   // then has no ranking and no odd card to show.
   $("result-title").textContent = r.over ? fill(L.roundOver, { n: r.number }) : L.matchOverShort;
-  const strikes = state.match && state.match.scoring === "strikes";
-  const ranking = r.over ? r.ranking || [] : [];
-  $("result-ranking").replaceChildren(
-    ...(strikes ? [] : ranking).map((seat, i) => {
+  const list = $("result-ranking");
+  list.classList.toggle("by-strikes", strikes());
+  list.replaceChildren(
+    ...(end && playedOut() ? standings(state) : []).map((row) => {
       const li = document.createElement("li");
-      li.textContent = seatName(seat);
-      li.value = i + 1;
+      const who = document.createElement("span");
+      who.className = "who";
+      who.textContent = seatName(row.seat);
+      const score = document.createElement("span");
+      score.className = "score";
+      if (row.place) {
+        li.value = row.place;
+        const place = document.createElement("span");
+        place.className = "place";
+        place.textContent = placeName(L, row.place);
+        li.append(place);
+        score.textContent = (state.room.rules || {}).single_round ? "" : plural(L, "points", row.score);
+      } else {
+        score.append(strikeMarks(row.score));
+      }
+      li.append(who, score);
       return li;
     }),
   );
-  const holder = ranking[ranking.length - 1];
-  const odd = holder !== undefined ? (r.hands[String(holder)] || [])[0] : null;
-  let oddText = odd ? fill(L.holder, { seat: seatName(holder), card: cardLabel(odd) }) : "";
-  if (r.removed && r.removed.length) oddText += " " + fill(L.removed, { card: cardLabel(r.removed[0]) });
+  list.hidden = !list.children.length;
+  const odd = oddCard();
+  let oddText = odd ? fill(L.holder, { seat: seatName(odd.holder), card: nameCard(odd.card) }) : "";
+  if (r.over && r.removed && r.removed.length) oddText += " " + fill(L.removed, { card: nameCard(r.removed[0]) });
   $("result-odd").textContent = oddText;
+  $("result-odd").hidden = !oddText;
   $("result-match").textContent = end ? end.text : "";
+  $("result-match").hidden = !end;
   const actions = $("result-actions");
   actions.replaceChildren();
   // Only players who still play a seat go on: a rematch once the match is over, else the
@@ -414,7 +866,13 @@ function renderResult() {
     actions.append(button);
   }
   // Move focus to the result when it appears during play, not when a page opens on it.
-  if (wasHidden && !firstRender) box.focus();
+  if (wasHidden && !firstRender) box.focus({ preventScroll: true });
+}
+
+// Standings mean something only for a match played to its end: not one that a
+// resignation, an abandoned room or everyone leaving cut short.
+function playedOut() {
+  return !state.match.ended_by && state.match.rounds.length > 0;
 }
 
 function renderSeatActions() {
@@ -433,13 +891,19 @@ function renderSeatActions() {
   box.append(button);
 }
 
+function curtainNeeded() {
+  return state.room.mode === "same_device" && state.acting !== null && curtainFor !== state.acting
+    && !state.round.over && !hold;
+}
+
 function renderCurtain() {
   const curtain = $("curtain");
-  const needed = state.room.mode === "same_device" && state.acting !== null && curtainFor !== state.acting
-    && !state.round.over;
+  const needed = curtainNeeded();
   curtain.hidden = !needed;
   if (!needed) return;
   const who = colours[state.acting];
+  $("curtain-badge").textContent = letters[state.acting];
+  $("curtain-badge").className = `badge ${state.seats[state.acting].colour}`;
   $("curtain-text").textContent = fill(L.curtain, { seat: who });
   $("curtain-button").textContent = fill(L.curtainButton, { seat: who });
 }
@@ -453,85 +917,158 @@ function announce(text) {
 }
 
 function describe(event) {
-  const visibleCard = event.card ? cardLabel(event.card) : null;
+  const visibleCard = event.card ? nameCard(event.card) : null;
   const playing = playingSeats(state);
-  const mine = playing.includes(event.drawer) && state.room.mode !== "same_device";
+  const personal = state.room.mode !== "same_device";
   let text;
-  if (mine) {
-    const rank = event.discarded ? event.card.slice(0, -1) : "";
-    text = fill(event.paired ? L.youPaired : L.youDrew, { card: visibleCard, giver: seatName(event.giver), rank });
-  } else if (playing.includes(event.giver) && visibleCard && state.room.mode !== "same_device") {
+  if (personal && playing.includes(event.drawer) && visibleCard) {
+    text = event.paired
+      ? fill(L.youPaired, { card: visibleCard, giver: seatName(event.giver), pair: pairText(event.discarded) })
+      : fill(L.youDrew, { card: visibleCard, giver: seatName(event.giver) });
+  } else if (personal && playing.includes(event.giver) && visibleCard) {
     text = fill(L.drewFromYou, { drawer: seatName(event.drawer), card: visibleCard });
-  } else if (event.paired) {
-    text = fill(L.drewPaired, {
-      drawer: seatName(event.drawer), giver: seatName(event.giver),
-      pair: event.discarded.map(cardLabel).join(" + "),
-    });
+  } else if (event.paired && event.discarded) {
+    text = fill(L.drewPaired, { drawer: seatName(event.drawer), giver: seatName(event.giver), pair: pairText(event.discarded) });
   } else {
     text = fill(L.drew, { drawer: seatName(event.drawer), giver: seatName(event.giver) });
   }
-  for (const seat of event.finished) text += " " + fill(L.finished, { seat: seatName(seat) });
+  for (const seat of event.finished || []) text += " " + fill(L.finished, { seat: seatName(seat) });
   return text;
 }
 
-function animateDraw(event) {
-  if (reducedMotion) return;
-  const from = document.querySelector(`.spot[data-seat="${event.giver}"]`);
-  const to = document.querySelector(`.spot[data-seat="${event.drawer}"]`);
-  const stage = $("table-wrap");
-  if (!from || !to) return;
-  const a = from.getBoundingClientRect();
-  const b = to.getBoundingClientRect();
-  const box = stage.getBoundingClientRect();
-  const flying = event.card && (state.you.includes(event.drawer) || event.paired) ? faceCard(event.card) : backCard();
-  flying.classList.add("flying");
-  flying.style.left = `${a.left - box.left + a.width / 2}px`;
-  flying.style.top = `${a.top - box.top + a.height / 2}px`;
-  stage.append(flying);
-  requestAnimationFrame(() => {
-    flying.style.transform = `translate(${b.left - a.left}px, ${b.top - a.top}px)`;
-  });
-  setTimeout(() => flying.remove(), 650);
+// -- motion: cards travel between hands and to the pile -------------------------------------
+
+function flyCard(card, from, to, { duration = 480, delay = 0, fade = false } = {}) {
+  if (!from || !to || !from.width || !to.width) return null;
+  const layer = $("flights");
+  const box = layer.getBoundingClientRect();
+  card.classList.add("flying");
+  card.style.width = `${to.width}px`;
+  layer.append(card);
+  const sx = from.width / to.width;
+  const a = `translate(${from.left - box.left}px, ${from.top - box.top}px) scale(${sx})`;
+  const b = `translate(${to.left - box.left}px, ${to.top - box.top}px) scale(1)`;
+  const anim = card.animate(
+    [{ transform: a, opacity: 1 }, { transform: b, opacity: fade ? 0.2 : 1 }],
+    { duration, delay, easing: "cubic-bezier(.3,.7,.3,1)", fill: "both" },
+  );
+  anim.finished.then(() => card.remove(), () => card.remove());
+  return anim;
+}
+
+/** Where the cards of a seat are on screen right now: its fan, your hand, or the giver's
+ * hand lifted to you. ``position`` picks one card when it can. */
+function seatRect(seat, position = null) {
+  const lifted = $("giver-hand");
+  if ($("table-wrap").dataset.pickFrom === String(seat) && lifted.children.length) {
+    const card = position !== null ? lifted.children[Math.min(position, lifted.children.length - 1)] : lifted.lastElementChild;
+    return card.getBoundingClientRect();
+  }
+  const hand = $("my-hand");
+  if (hand.dataset.handSeat === String(seat) && hand.children.length) {
+    const card = position !== null ? hand.children[Math.min(position, hand.children.length - 1)] : hand.lastElementChild;
+    return card.getBoundingClientRect();
+  }
+  const fan = document.querySelector(`[data-fan-seat="${seat}"]`);
+  if (!fan) return null;
+  const cards = fan.children;
+  if (cards.length) {
+    const card = position !== null ? cards[Math.min(position, cards.length - 1)] : cards[cards.length - 1];
+    return card.getBoundingClientRect();
+  }
+  return fan.getBoundingClientRect();
+}
+
+function pileRect() {
+  const pile = $("pile");
+  const top = pile.querySelector(".pair:last-child .card") || pile;
+  return top.getBoundingClientRect();
+}
+
+// Before the new state is drawn: where the drawn card leaves from.
+function flightSource(event) {
+  if (!event || event.kind !== "draw") return null;
+  if (pendingFrom) {
+    const from = pendingFrom;
+    pendingFrom = null;
+    return from;
+  }
+  return seatRect(event.giver, event.position);
+}
+
+// After: fly it to the drawer (face up when this page may see it), and a pair to the pile.
+function animateDraw(event, from, mine) {
+  if (reducedMotion || !from) return;
+  if (mine) return; // your own draw: the hand sequence flies it (it knows where it lands)
+  // Into a hand lifted for you to pick from, the card goes face down to its middle: where
+  // it really went is the drawer's secret.
+  const lifted = $("table-wrap").dataset.pickFrom === String(event.drawer);
+  const known = event.card && playingSeats(state).includes(event.giver) && !lifted;
+  const card = known ? face(event.card) : back();
+  const pick = $("giver-hand").children;
+  const to = lifted && pick.length ? pick[Math.floor(pick.length / 2)].getBoundingClientRect() : seatRect(event.drawer);
+  flyCard(card, from, to);
+  if (event.paired && event.discarded) {
+    const target = pileRect();
+    event.discarded.forEach((code, i) => {
+      flyCard(face(code), to, target, { duration: 420, delay: 480 + i * 60 });
+    });
+  }
 }
 
 // The player's own draw, as RULES.md 2.9 tells it: the drawn card shows at the right end of
 // the hand, then a pair leaves for the middle, then the hand is shuffled, visibly. A card
-// drawn from the player visibly leaves the hand first.
-let handBusy = false; // while true, renders leave the hand to the running sequence
-
-function playHandSequence(previous, event) {
+// drawn from the player visibly leaves the hand first. Resolves when it is done.
+async function playHandSequence(previous, event, from, seat) {
   if (reducedMotion || handBusy || !previous || !previous.round) return;
-  const seat = myHandSeat();
-  if (seat === null) return;
   const before = previous.round.hands[String(seat)];
   const mine = event.drawer === seat && event.card;
   if (!before || !(mine || event.giver === seat)) return;
   const hand = $("my-hand");
-  const cards = before.map(faceCard);
+  const cards = before.map(face);
   handBusy = true;
-  const finish = (shuffle) => {
-    handBusy = false;
-    renderMyHand(); // the latest state, whatever happened meanwhile
-    if (!shuffle) return;
-    hand.classList.add("shuffling");
-    setTimeout(() => hand.classList.remove("shuffling"), 450);
-  };
-  if (mine) {
-    const arrived = faceCard(event.card);
-    arrived.classList.add("arrived");
-    hand.replaceChildren(...cards, arrived);
-    if (event.paired) {
-      setTimeout(() => {
+  try {
+    if (mine) {
+      const arrived = face(event.card);
+      arrived.classList.add("arrived");
+      hand.replaceChildren(...cards, arrived);
+      hand.dataset.handSeat = seat;
+      place();
+      flyCard(face(event.card), from, arrived.getBoundingClientRect(), { duration: 420 });
+      await wait(520);
+      if (event.paired) {
+        const target = pileRect();
         for (const el of hand.querySelectorAll(".card")) {
-          if (event.discarded.includes(el.dataset.card)) el.classList.add("to-pile");
+          if (event.discarded.includes(el.dataset.card)) {
+            el.classList.add("to-pile");
+            flyCard(face(el.dataset.card), el.getBoundingClientRect(), target, { duration: 420 });
+          }
         }
-      }, 500);
+        await wait(480);
+      }
+      handBusy = false;
+      renderMyHand();
+      place();
+      hand.classList.add("shuffling");
+      await wait(520);
+      hand.classList.remove("shuffling");
+    } else {
+      const taken = cards[event.position];
+      hand.replaceChildren(...cards);
+      place();
+      if (taken) {
+        taken.classList.add("taken");
+        const to = seatRect(event.drawer);
+        flyCard(event.card ? face(event.card) : back(), taken.getBoundingClientRect(), to);
+      }
+      await wait(480);
     }
-    setTimeout(() => finish(true), event.paired ? 1000 : 600);
-  } else {
-    if (cards[event.position]) cards[event.position].classList.add("taken");
-    hand.replaceChildren(...cards);
-    setTimeout(() => finish(false), 500);
+  } finally {
+    if (handBusy) {
+      handBusy = false;
+      renderMyHand();
+      place();
+    }
   }
 }
 
@@ -586,37 +1123,71 @@ function reportConnection(detail) {
 }
 document.addEventListener("table-connection", (e) => reportConnection(e.detail));
 
-document.addEventListener("table-state", (e) => {
+// Same device: after your own draw you see the card arrive, the pair leave and the
+// shuffle; only then does the curtain fall for the next player.
+function holdAfterDraw(previous, event) {
+  if (state.room.mode !== "same_device" || !previous || !previous.round || event.kind !== "draw") return false;
+  const seat = event.drawer;
+  if (curtainFor !== seat || previous.acting !== seat || !event.card) return false;
+  const before = previous.round.hands[String(seat)] || [];
+  const gone = event.paired ? event.discarded : [];
+  const after = [...before, event.card];
+  for (const code of gone) after.splice(after.indexOf(code), 1);
+  // The server shuffled the hand; this page only shows it for a moment, so any order does.
+  hold = { seat, hand: after };
+  return true;
+}
+
+document.addEventListener("table-state", async (e) => {
   const previous = state;
+  const event = e.detail.event;
+  const fresh = event && previous && `${e.detail.version}` !== lastEventKey
+    && (!e.detail.replay || e.detail.version === previous.version + 1);
+  const from = fresh ? flightSource(event) : null;
+  const handSeat = previous ? myHandSeat() : null;
   state = e.detail;
   if (previous && previous.version !== state.version) selected = null;
-  const event = state.event;
   for (const s of state.you) if (state.seats[s] && state.seats[s].left) leftSeats.add(s);
   if (event && event.kind === "seat_left" && previous) {
     for (const s of event.seats || []) if (previous.you.includes(s)) leftSeats.add(s);
   }
-  const key = event ? `${state.version}` : null;
+  const holding = fresh && holdAfterDraw(previous, event);
+  if (state.replay) $("table-area").classList.add("replay");
   render();
   if (!state.replay) showSpectators(state.spectators || 0);
   if (!previous && !state.replay) reportEnvironment();
   if (!previous && pendingConnection) { reportConnection(pendingConnection); pendingConnection = null; }
   reportGame(previous);
-  if (event && key !== lastEventKey && previous) {
-    lastEventKey = key;
+  // The giver's hand lifts towards you when your turn comes.
+  liftPick(previous);
+  if (fresh) {
+    lastEventKey = `${state.version}`;
     if (event.kind === "draw") {
-      animateDraw(event);
-      playHandSequence(previous, event);
+      const mine = handSeat !== null && event.drawer === handSeat && Boolean(event.card) && !state.replay;
+      animateDraw(event, from, mine);
       const text = describe(event);
-      $("last-move").textContent = text;
-      announce(text);
-    }
-    if (state.round && state.round.over && event.kind === "draw") {
-      announce(`${describe(event)} ${$("result-odd").textContent} ${$("result-match").textContent}`);
+      setLastMove(text);
+      if (state.round && state.round.over) {
+        announce(`${text} ${$("result-odd").textContent} ${$("result-match").textContent}`);
+      } else {
+        announce(text);
+      }
+      if (handSeat !== null && !state.replay) {
+        const sequence = playHandSequence(previous, event, from, handSeat);
+        if (holding) {
+          await Promise.all([sequence, wait(reducedMotion ? 1400 : 600)]);
+          hold = null;
+          if (state) render();
+        }
+      } else if (holding) {
+        hold = null;
+        render();
+      }
     } else if (event.kind === "seat_left") {
       const text = youLeft() && (event.seats || []).every((s) => leftSeats.has(s))
         ? L.youLeft
         : (event.seats || []).map((s) => fill(L.seatLeft, { seat: seatName(s) })).join(" ");
-      $("last-move").textContent = text;
+      setLastMove(text);
       announce(text);
     }
   }
@@ -624,10 +1195,38 @@ document.addEventListener("table-state", (e) => {
   const end = ending(L, state);
   if (end && previous && previous.match && !previous.match.over && previous.match.number === state.match.number
       && !(event && event.kind === "draw")) {
-    $("last-move").textContent = end.cause || end.outcome;
+    setLastMove(end.cause || end.outcome);
     announce(end.text);
   }
 });
+
+function liftPick(previous) {
+  const pick = $("giver-hand");
+  const key = isMyTurn() ? `${state.match?.number}/${state.round.number}/${state.round.draws}` : null;
+  if (!key || key === pickShownFor) {
+    pickShownFor = key;
+    return;
+  }
+  pickShownFor = key;
+  if (reducedMotion || !previous || flat) return;
+  const from = document.querySelector(`[data-fan-seat="${state.round.giver}"]`);
+  if (!from || !pick.children.length) return;
+  // From the giver's place to the middle of your side, rising.
+  const a = from.getBoundingClientRect();
+  const b = pick.getBoundingClientRect();
+  const dx = a.left + a.width / 2 - (b.left + b.width / 2);
+  const dy = a.top + a.height / 2 - (b.top + b.height / 2);
+  const s = viewFit.s || 1;
+  pick.animate(
+    [{ translate: `${dx / s}px ${dy / s}px`, scale: 0.45, opacity: 0.4 }, { translate: "0 0", scale: 1, opacity: 1 }],
+    { duration: 420, easing: "cubic-bezier(.2,.7,.3,1)" },
+  );
+}
+
+function setLastMove(text) {
+  const el = $("last-move");
+  if (el) el.textContent = text;
+}
 
 function showSpectators(count) {
   const el = $("spectators");
@@ -649,29 +1248,57 @@ for (const id of ["draw-button", "draw-3d"]) $(id).addEventListener("click", dra
 $("curtain-button").addEventListener("click", () => {
   curtainFor = state.acting;
   render();
-  $("giver-buttons").querySelector("button")?.focus();
+  $("giver-buttons").querySelector("button")?.focus({ preventScroll: true });
 });
 for (const button of document.querySelectorAll(".view-switch button")) {
-  button.addEventListener("click", () => {
-    $("table-wrap").dataset.view = button.dataset.view;
-    for (const b of document.querySelectorAll(".view-switch button")) {
-      b.setAttribute("aria-pressed", b === button ? "true" : "false");
-    }
-  });
+  button.addEventListener("click", () => setView(button.dataset.view));
 }
 
-// Dragging the table turns the view a little.
+// Dragging the table moves the camera round it (and, with a mouse, up and down).
 (() => {
   const stage = $("stage");
   let start = null;
-  stage.addEventListener("pointerdown", (e) => { start = e.clientX; });
-  window.addEventListener("pointerup", () => { start = null; });
+  stage.addEventListener("pointerdown", (e) => {
+    if (flat || e.button > 0) return;
+    start = { x: e.clientX, y: e.clientY, tilt: camera.tilt, spin: camera.spin, mouse: e.pointerType === "mouse", moved: false };
+  });
+  const release = () => {
+    if (start && start.moved) {
+      justDragged = true; // the click this release makes is not a choice of card
+      setTimeout(() => { justDragged = false; }, 0);
+      dragging = false;
+      place(); // the table, turned, fits the stage again
+    }
+    start = null;
+  };
+  window.addEventListener("pointerup", release);
+  window.addEventListener("pointercancel", release);
   window.addEventListener("pointermove", (e) => {
-    if (start === null) return;
-    const turn = Math.max(-20, Math.min(20, (e.clientX - start) / 8));
-    stage.style.setProperty("--turn", `${turn}deg`);
+    if (!start) return;
+    const dx = e.clientX - start.x;
+    const dy = e.clientY - start.y;
+    if (!start.moved && Math.hypot(dx, dy) < 8) return;
+    if (!start.moved) {
+      start.moved = true;
+      camera.custom = true;
+      dragging = true;
+      cancelAnimationFrame(tween);
+    }
+    camera.spin = clamp(start.spin + dx * 0.25, -45, 45);
+    if (start.mouse) camera.tilt = clamp(start.tilt - dy * 0.25, 0, 62);
+    requestAnimationFrame(place);
   });
 })();
+
+new ResizeObserver(() => {
+  if (!state) return;
+  if (!camera.custom) {
+    const stage = $("stage");
+    Object.assign(camera, defaultCamera(camera.view, stage.clientWidth, stage.clientHeight, flat));
+  }
+  place();
+}).observe($("stage"));
+window.addEventListener("resize", sizeArea);
 
 // 3D where the browser has it; otherwise (or on request: ?flat=1) a flat table that plays the same.
 function chooseMode() {
@@ -687,6 +1314,7 @@ function chooseMode() {
     }
   }
   document.documentElement.dataset.tableMode = ok ? "3d" : "flat";
+  flat = !ok;
   fellBack = !ok && !forced;
 }
 let fellBack = false;

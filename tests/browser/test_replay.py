@@ -46,9 +46,15 @@ def test_replay_verifies_the_deal_and_steps_with_the_keyboard(site, new_page):
     page.locator("#replay-end").focus()
     page.keyboard.press("Enter")
     expect(page.locator("#result-odd")).to_contain_text("was left holding")
-    # Every hand is face up in a replay; the move list names the cards.
-    assert page.locator(".spot .faces .card").count() >= 1
+    # Every hand is face up in a replay; the move list names the cards in words.
+    assert page.locator("#seats-ring .card.face").count() >= 1
     assert page.locator("#move-list li").count() == total + 1
+    moves = page.locator("#move-list").text_content()
+    assert not re.search(r"\b(10|[2-9AJQK])[SHDC]\b", moves), moves
+    # A replay is watched, not played: no player's controls.
+    for control in ("#draw-3d", "#draw-button", "#player-controls", "#seat-actions button"):
+        expect(page.locator(control)).to_be_hidden()
+    expect(page.locator("#telemetry-switch-table")).to_have_count(0)
 
 
 def test_a_tampered_deal_is_not_verified(site, new_page):

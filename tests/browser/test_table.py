@@ -69,14 +69,31 @@ def test_versus_computer_with_the_mouse(site, new_page, locale):
     page.wait_for_selector("#giver-hand .card")
     shot(page, f"table-angled-{locale}")
     page.locator(".view-switch button[data-view=top]").click()
+    page.wait_for_function(
+        "document.getElementById('scene').style.transform.includes('rotateX(0deg)')"
+    )
     shot(page, f"table-top-down-{locale}")
+    page.locator(".view-switch button[data-view=angled]").click()
+    # Dragging the table moves the camera round the scene: the whole scene turns, and the
+    # hands stay on the table.
+    before = page.evaluate("document.getElementById('scene').style.transform")
+    box = page.locator("#stage").bounding_box()
+    page.mouse.move(box["x"] + 30, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 230, box["y"] + box["height"] / 2 - 40, steps=8)
+    page.mouse.up()
+    after = page.evaluate("document.getElementById('scene').style.transform")
+    assert after != before and "rotateZ(0deg)" not in after, after
+    assert page.locator("#scene #my-hand .card").count() > 0
+    assert page.locator("#scene #giver-hand .card").count() > 0
+    shot(page, f"table-dragged-{locale}")
     page.locator(".view-switch button[data-view=angled]").click()
     play_with_mouse(page)
     expect(page.locator("#result-odd")).not_to_be_empty()
     expect(page.locator("#result-actions button")).to_be_visible()  # rematch
     if locale == "en-US":
         expect(page.locator("#result-title")).to_contain_text("Round 1 is over")
-        expect(page.locator("#result-odd")).to_contain_text("was left holding Joker")
+        expect(page.locator("#result-odd")).to_contain_text("was left holding the joker")
     shot(page, f"table-result-{locale}")
 
 
@@ -102,6 +119,8 @@ def test_same_device_game_through_the_curtain(site, new_page, locale):
     in_language(page, locale)
     curtains = 0
     for _ in until_deadline():
+        # After each draw the drawer watches it land; then the curtain falls.
+        page.wait_for_function(CURTAIN_OR_TURN, timeout=TURN_MS)
         if match_over(page):
             break
         if page.locator("#curtain").is_visible():
@@ -112,10 +131,50 @@ def test_same_device_game_through_the_curtain(site, new_page, locale):
                 assert re.match(r"I am (Red|Green|Yellow): show my hand", button.text_content())
             button.click()
             curtains += 1
+            continue
         try_draw(page)
-        page.wait_for_timeout(30)
     assert match_over(page)
     assert curtains >= 2
+
+
+CURTAIN_OR_TURN = (
+    "() => document.querySelector('#curtain:not([hidden])')"
+    " || document.querySelector('#giver-hand .card')"
+    " || (document.querySelector('#result-match')?.textContent || '').length > 0"
+)
+
+# Every moment the hand or the curtain changes: what the page showed.
+RECORD_HAND_AND_CURTAIN = """
+window.seen = [];
+const note = (what) => {
+  if (window.seen[window.seen.length - 1] !== what) window.seen.push(what);
+};
+new MutationObserver(() => {
+  const curtain = !document.getElementById('curtain').hidden;
+  if (curtain) { note('curtain'); return; }
+  if (document.querySelector('#my-hand .card.arrived')) note('arrived');
+  if (document.getElementById('my-hand').classList.contains('shuffling')) note('shuffling');
+}).observe(document.getElementById('table-wrap'),
+  {subtree: true, childList: true, attributes: true});
+"""
+
+
+def test_same_device_shows_your_draw_before_the_curtain(site, new_page):
+    """The player who drew sees the card arrive at the right end of their hand, the pair
+    leave and the shuffle; only then does the curtain fall for the next player."""
+    page = new_page()
+    new_game(page, site, players="2", mode="same_device", variant="babanuki")
+    page.locator("#curtain-button").click()
+    page.wait_for_selector("#giver-hand .card")
+    page.evaluate(RECORD_HAND_AND_CURTAIN)
+    card = page.locator("#giver-hand .card").first
+    card.click()
+    card.click()
+    page.wait_for_function("window.seen.includes('curtain')")
+    seen = page.evaluate("window.seen")
+    assert seen.index("arrived") < seen.index("shuffling") < seen.index("curtain"), seen
+    expect(page.locator("#my-hand .card")).to_have_count(0)
+    shot(page, "same-device-curtain-after-draw")
 
 
 @pytest.mark.parametrize("locale", ["en-US", "zh-CN"])

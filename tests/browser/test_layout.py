@@ -1,0 +1,189 @@
+"""The whole turn fits the screen: on a laptop and on a phone, at 2, 4 and 8 seats, when it
+is your turn the status line, every card of the giver's hand, your own hand and the Draw
+control lie inside the viewport without scrolling; the seats' name tags never overlap and
+never cut their text; and every seat's letter differs from the others'."""
+
+import pytest
+
+from tests.browser.conftest import in_language, needs_browser, new_game, shot
+from tests.support import needs_services
+
+pytestmark = [needs_browser, needs_services]
+
+VIEWPORTS = [(1366, 768), (1280, 720), (390, 844), (360, 740)]
+
+SETTLED = """() => {
+  // Motion that ends (cards travelling, the giver's hand lifting) has ended; the
+  // endless pulse beside "your turn" does not count.
+  const moving = document.getAnimations().filter((a) =>
+    a.playState === 'running' && a.effect && a.effect.getComputedTiming().iterations !== Infinity);
+  return moving.length === 0;
+}"""
+
+BOXES = """() => {
+  const box = (el) => { const r = el.getBoundingClientRect();
+    return {x: r.left, y: r.top, right: r.right, bottom: r.bottom, w: r.width, h: r.height}; };
+  const all = (sel) => [...document.querySelectorAll(sel)].map(box);
+  const tags = [...document.querySelectorAll('.seat-tag')];
+  return {
+    width: innerWidth, height: innerHeight, scrollY: scrollY,
+    status: all('#status-line'), giver: all('#giver-hand .card'), mine: all('#my-hand .card'),
+    draw: all('#draw-3d'),
+    tags: tags.map(box),
+    cut: tags.flatMap((t) => [t, ...t.querySelectorAll('*')])
+      .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
+      .filter((el) => !el.classList.contains('visually-hidden') && !el.closest('.visually-hidden'))
+      .map((el) => el.className + ': ' + el.textContent),
+    letters: tags.map((t) => t.querySelector('.badge').textContent),
+  };
+}"""
+
+
+def settle(page):
+    page.wait_for_function(SETTLED)
+    page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.wait_for_function(SETTLED)
+
+
+def assert_fits(found, what):
+    inside = lambda b: (  # noqa: E731
+        b["x"] >= -1
+        and b["y"] >= -1
+        and b["right"] <= found["width"] + 1
+        and b["bottom"] <= found["height"] + 1
+        and b["w"] > 0
+    )
+    for name in ("status", "giver", "mine", "draw"):
+        assert found[name], f"{what}: no {name} on the page"
+        outside = [b for b in found[name] if not inside(b)]
+        assert not outside, f"{what}: {name} outside the viewport: {outside}"
+    tags = found["tags"]
+    assert all(inside(t) for t in tags), f"{what}: a name tag leaves the screen: {tags}"
+    for i, a in enumerate(tags):
+        for b in tags[i + 1 :]:
+            apart = (
+                a["right"] <= b["x"] + 0.5
+                or b["right"] <= a["x"] + 0.5
+                or a["bottom"] <= b["y"] + 0.5
+                or b["bottom"] <= a["y"] + 0.5
+            )
+            assert apart, f"{what}: name tags overlap: {a} {b}"
+    assert not found["cut"], f"{what}: cut text in a name tag: {found['cut']}"
+
+
+def wait_for_my_turn(page):
+    page.wait_for_selector("#giver-hand .card", timeout=15_000)
+    page.wait_for_selector("#status-line.mine")
+
+
+@pytest.mark.parametrize("seats", ["2", "4", "8"])
+def test_the_turn_fits_the_screen(site, new_page, seats):
+    page = new_page(viewport={"width": VIEWPORTS[0][0], "height": VIEWPORTS[0][1]})
+    new_game(page, site, players=seats)
+    wait_for_my_turn(page)
+    for width, height in VIEWPORTS:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("scrollTo(0, 0)")
+        settle(page)
+        found = page.evaluate(BOXES)
+        what = f"{seats} seats at {width}x{height}"
+        assert found["scrollY"] == 0
+        assert_fits(found, what)
+        assert len(found["tags"]) == int(seats)
+        assert len(set(found["letters"])) == int(seats), f"{what}: letters {found['letters']}"
+        shot(page, f"layout-{seats}-seats-{width}x{height}")
+
+
+@pytest.mark.parametrize("locale", ["ja-JP", "zh-CN"])
+def test_eight_seats_fit_in_other_languages(site, new_page, locale):
+    page = new_page(viewport={"width": 360, "height": 740}, locale=locale)
+    new_game(page, site, players="8")
+    in_language(page, locale)
+    wait_for_my_turn(page)
+    for width, height in (VIEWPORTS[3], VIEWPORTS[0]):
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        found = page.evaluate(BOXES)
+        assert_fits(found, f"{locale} at {width}x{height}")
+        assert len(set(found["letters"])) == 8, found["letters"]
+        shot(page, f"layout-8-seats-{width}x{height}-{locale}")
+
+
+# -- a whole match, as a player sees it, in three languages ------------------------------
+
+LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 360, "height": 740}
+GAMES = {
+    # locale: (variant, how long the match runs)
+    "en-US": ("babanuki", {"rounds": "3"}),
+    "ja-JP": ("jijinuki", {"rounds": "3"}),
+    "zh-CN": ("old_maid", {"strike_limit": "2"}),
+}
+TURN_OR_RESULT = (
+    "() => document.querySelector('#giver-hand .card') || !document.getElementById('result').hidden"
+)
+
+
+def both_sizes(page, name):
+    for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        page.evaluate("scrollTo(0, 0)")
+        settle(page)
+        shot(page, f"{name}-{size}")
+    page.set_viewport_size(LAPTOP)
+    settle(page)
+
+
+def play_to_the_round_end(page):
+    for _ in range(400):
+        page.wait_for_function(TURN_OR_RESULT, timeout=15_000)
+        if page.locator("#result").is_visible():
+            return
+        cards = page.locator("#giver-hand .card")
+        if cards.count():
+            card = cards.nth(cards.count() // 2)
+            try:
+                card.click(timeout=2000)
+                card.click(timeout=2000)
+            except Exception:  # the table moved on between the clicks
+                continue
+    raise AssertionError("the round did not end")
+
+
+@pytest.mark.parametrize("locale", list(GAMES))
+def test_screenshots_of_a_whole_match(site, new_page, locale):
+    variant, length = GAMES[locale]
+    page = new_page(viewport=LAPTOP, locale=locale)
+    page.goto(f"{site}/new/")
+    page.locator(f"input[name=variant][value={variant}]").check()
+    page.locator("select[name=seat_count]").select_option("4")
+    if "rounds" in length:
+        page.locator("select[name=rounds]").select_option(length["rounds"])
+    else:
+        page.locator("input[name=strike_limit]").fill(length["strike_limit"])
+    page.locator("form.new-game button[type=submit]").click()
+    in_language(page, locale)
+    wait_for_my_turn(page)
+    both_sizes(page, f"look-your-turn-{locale}")
+    # Mid-game: a card chosen, glowing, in the giver's hand lifted to you.
+    page.locator("#giver-hand .card").first.click()
+    both_sizes(page, f"look-chosen-{locale}")
+    play_to_the_round_end(page)
+    settle(page)
+    both_sizes(page, f"look-round-over-{locale}")
+    for _ in range(10):
+        if page.locator("#result-match").text_content():
+            break
+        page.locator("#result-actions button").click()  # the next round
+        page.wait_for_selector("#result", state="hidden")
+        play_to_the_round_end(page)
+    assert page.locator("#result-match").text_content()
+    settle(page)
+    both_sizes(page, f"look-match-over-{locale}")
+    # The first round's replay, at its end.
+    page.reload()
+    page.locator("#history a[href*='/replay/']").first.click()
+    page.wait_for_selector("#seats-ring .card")
+    page.locator("#replay-end").click()
+    settle(page)
+    both_sizes(page, f"look-replay-{locale}")
