@@ -2,6 +2,8 @@
 // and result box, its seat panel, the room's status line), so that they always agree.
 // Strings come from the template's #table-labels (L).
 
+import { counted, seatName as wordsSeatName } from "./words.js";
+
 export const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => values[k] ?? "");
 
 /** The seats this page still plays: its seats, without those it left to the computer. */
@@ -9,8 +11,9 @@ export function playingSeats(state) {
   return state.you.filter((s) => !(state.seats[s] && state.seats[s].left));
 }
 
-export function displayName(L, seat) {
-  return seat.kind === "computer" ? L.computerName : seat.name;
+/** A seat's name: the human's, or the computer's own name for that seat and level. */
+export function displayName(L, seat, room) {
+  return wordsSeatName(seat, room);
 }
 
 /** "Red (you)" or "Red (Ann)". */
@@ -19,7 +22,7 @@ export function seatName(L, state, index) {
   const seat = state.seats[index];
   // A seat this page left is told by its name, as every other page tells it.
   const you = playingSeats(state).includes(index) && state.room.mode !== "same_device";
-  return you ? `${colours[index]} (${L.you})` : `${colours[index]} (${displayName(L, seat)})`;
+  return you ? `${colours[index]} (${L.you})` : `${colours[index]} (${displayName(L, seat, state.room)})`;
 }
 
 /** What each seat did to the match, once it is over: "won", "lost", "resigned" or "". */
@@ -67,12 +70,9 @@ export function ending(L, state) {
 
 // -- words that depend on a number ------------------------------------------------------
 
-const pluralRules = new Intl.PluralRules(typeof document === "undefined" ? "en" : document.documentElement.lang || "en");
-
 /** "1 card", "7 cards": the template gives both forms (``{key}One``, ``{key}Other``). */
 export function plural(L, key, n) {
-  const form = pluralRules.select(n) === "one" ? L[`${key}One`] : L[`${key}Other`];
-  return fill(form || L[`${key}Other`] || "", { n });
+  return counted(key, { n }, L);
 }
 
 /** "1st", "2nd"… in the page's language. */

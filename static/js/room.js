@@ -1,6 +1,7 @@
 // The room page: live seats, status and rounds played over the table socket, and the
 // invitation link.
 import { ending } from "./ending.js";
+import { computerName } from "./words.js";
 
 const root = document.getElementById("room");
 const labels = document.getElementById("room-labels").dataset;
@@ -18,7 +19,7 @@ function renderSeats(state) {
     if (seat.left) notes.push(labels.left);
     else if (seat.covered) notes.push(labels.covered);
     else if (seat.away) notes.push(labels.away);
-    const shown = seat.kind === "empty" ? labels.empty : (seat.kind === "computer" ? labels.computer : seat.name);
+    const shown = seat.kind === "empty" ? labels.empty : (seat.kind === "computer" ? computerName(seat.index, state.room.computer_level) : seat.name);
     name.textContent = notes.length ? `${shown} (${notes.join(", ")})` : shown;
     item.dataset.kind = seat.kind;
     syncRemoveButton(item, seat, state);

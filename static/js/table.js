@@ -13,6 +13,7 @@ import {
   clamp, defaultCamera, fit, layoutTable, projector, separate, settlePick, standingCorners,
 } from "./scene.js";
 import * as telemetry from "./telemetry.js";
+import { counted } from "./words.js";
 
 const L = document.getElementById("table-labels").dataset;
 const CL = document.getElementById("card-labels").dataset;
@@ -405,7 +406,7 @@ function tagFor(seat) {
   const who = document.createElement("span");
   who.className = "who";
   const you = playingSeats(state).includes(seat.index) && state.room.mode !== "same_device";
-  who.textContent = you ? `${nameOf(L, seat)} (${L.you})` : nameOf(L, seat);
+  who.textContent = you ? `${nameOf(L, seat, state.room)} (${L.you})` : nameOf(L, seat, state.room);
   const info = document.createElement("span");
   info.className = "info";
   const parts = [];
@@ -731,7 +732,7 @@ function renderStatus() {
   } else if (r.over) {
     text = fill(L.roundOver, { n: r.number });
   } else if (isMyTurn()) {
-    text = fill(L.yourTurn, { giver: seatName(r.giver), count: state.seats[r.giver].count });
+    text = counted("yourTurn", { giver: seatName(r.giver), n: state.seats[r.giver].count });
   } else {
     const drawer = state.seats[r.drawer];
     const computer = drawer.kind === "computer" || drawer.covered || drawer.left;
@@ -1090,24 +1091,44 @@ function gameFields() {
   };
 }
 
+// A game is reported once, however many people play it: in a friends game only by the
+// page of the first seat whose player is still at the table (every page works that out
+// from the same state); a reload never sends a start twice.
+function reportingSeat() {
+  if (state.room.mode !== "friends") return state.you[0];
+  const present = state.seats.find((s) => s.kind === "human" && !s.left && !s.away && !s.covered);
+  return present ? present.index : null;
+}
+
+function sendOnce(kind, fields) {
+  const key = `telemetry:${kind}:${state.room.code}/${state.match.number}`;
+  try {
+    if (sessionStorage.getItem(key)) return;
+    if (telemetry.send(kind, fields)) sessionStorage.setItem(key, "1");
+  } catch {
+    telemetry.send(kind, fields);
+  }
+}
+
 function reportGame(previous) {
   if (state.replay || !state.match || !state.you.length) return;
+  if (!state.you.includes(reportingSeat())) return;
   const key = `${state.room.code}/${state.match.number}`;
-  if (!previous && state.match.rounds.length === 0 && state.round && state.round.draws === 0) {
-    telemetry.send("game_started", gameFields());
-  } else if (state.event && state.event.kind === "match_started") {
-    telemetry.send("game_started", gameFields());
+  const fresh = !previous && state.match.rounds.length === 0 && state.round && state.round.draws === 0;
+  if (fresh || (state.event && state.event.kind === "match_started")) {
+    sendOnce("game_started", gameFields());
   }
   if (state.match.over && reportedMatch !== key && previous && !previous.match?.over) {
     reportedMatch = key;
-    const mine = state.you[0];
+    const mine = reportingSeat();
+    const how = state.match.ended_by && state.match.ended_by.how;
     let result = "placed";
-    if (state.match.ended_by) result = "abandoned";
+    if (how === "abandoned" || how === "everyone_left") result = "abandoned";
     else if ((state.match.winners || []).includes(mine)) result = "won";
     else if ((state.match.losers || []).includes(mine)) result = "lost";
     const minutes = (Date.now() - startedAt) / 60000;
     const draws = state.round ? state.round.draws : 0;
-    telemetry.send("game_finished", { ...gameFields(), result,
+    sendOnce("game_finished", { ...gameFields(), result,
       duration: minutes < 1 ? "<1m" : minutes < 3 ? "1-3m" : minutes < 10 ? "3-10m" : minutes < 30 ? "10-30m" : ">30m",
       draws: draws < 20 ? "<20" : draws < 50 ? "20-50" : draws < 100 ? "50-100" : ">100" });
   }
@@ -1231,7 +1252,7 @@ function setLastMove(text) {
 function showSpectators(count) {
   const el = $("spectators");
   el.hidden = !count;
-  el.textContent = fill(L.spectators, { n: count });
+  el.textContent = counted("spectators", { n: count });
 }
 
 document.addEventListener("table-message", (e) => {
