@@ -172,11 +172,12 @@ WAIT_FOR_TURN = (
 )
 
 #: Nothing moves on the table: no card in flight, the own-hand sequence over, no CSS
-#: animation or transition running.
+#: animation or transition running but the endless ones (the your-turn pulse).
 SETTLED = (
     "() => !document.querySelector("
     "'.flying, #my-hand.shuffling, #my-hand .arrived, #my-hand .to-pile, #my-hand .taken')"
-    " && document.getAnimations().length === 0"
+    " && document.getAnimations()"
+    ".every(a => a.effect.getComputedTiming().iterations === Infinity)"
 )
 
 
