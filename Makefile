@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test prod lint format fairness bench bench-load messages
+.PHONY: run test prod lint format fairness bench bench-load bench-page messages
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,10 @@ bench: $(TEST_STAMP)
 
 # Rooms of bots over real WebSockets against the production mode, and an echo baseline
 # (about 6 minutes); writes docs/performance.md. Run it when nothing else is running.
+# The table page's weight (gzip, first visit) and how soon it can be played, in Chromium.
+bench-page: $(TEST_STAMP)
+	$(BIN)/python -m tools.page_weight --write docs/performance.md
+
 bench-load: $(TEST_STAMP)
 	bash scripts/bench_load.sh
 
