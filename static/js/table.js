@@ -669,10 +669,11 @@ function placeTags(project, W, H) {
     if (box.holder) obstacles.push(screenBox(project, lyingCorners(box), W, H));
   }
   if (!$("set-aside").hidden && asideBox) obstacles.push(screenBox(project, lyingCorners(asideBox), W, H));
-  const switcher = document.querySelector(".view-switch");
-  if (switcher && switcher.offsetParent) {
-    const stage = $("stage").getBoundingClientRect();
-    const r = switcher.getBoundingClientRect();
+  // What floats over the table's corners: the view switch, the spectators count.
+  const stage = $("stage").getBoundingClientRect();
+  for (const el of [document.querySelector(".view-switch"), $("spectators")]) {
+    if (!el || !el.offsetParent || el.hidden) continue;
+    const r = el.getBoundingClientRect();
     obstacles.push({ x: r.left - stage.left, y: r.top - stage.top, w: r.width, h: r.height });
   }
   separate(boxes, obstacles, W, H);
@@ -822,9 +823,16 @@ function renderResult() {
   list.replaceChildren(
     ...(end && playedOut() ? standings(state) : []).map((row) => {
       const li = document.createElement("li");
+      // Short: the seat's colour (and "you"), by its lettered badge; the names are on the tags.
+      const seat = state.seats[row.seat];
       const who = document.createElement("span");
-      who.className = "who";
-      who.textContent = seatName(row.seat);
+      who.className = `who ${seat.colour}`;
+      const badge = document.createElement("span");
+      badge.className = "badge";
+      badge.setAttribute("aria-hidden", "true");
+      badge.textContent = letters[row.seat];
+      const mine = playingSeats(state).includes(row.seat) && state.room.mode !== "same_device";
+      who.append(badge, mine ? `${colours[row.seat]} (${L.you})` : colours[row.seat]);
       const score = document.createElement("span");
       score.className = "score";
       if (row.place) {
@@ -1251,8 +1259,10 @@ function setLastMove(text) {
 
 function showSpectators(count) {
   const el = $("spectators");
+  const was = el.hidden;
   el.hidden = !count;
   el.textContent = counted("spectators", { n: count });
+  if (was !== el.hidden) place(); // the name tags make room for it
 }
 
 document.addEventListener("table-message", (e) => {

@@ -265,3 +265,23 @@ def test_own_draw_shows_the_card_arriving_then_a_shuffle(paced_site, new_page, m
         page.wait_for_function(
             "['arrived', 'shuffling'].every(c => window.seen.has(c))", timeout=TURN_MS
         )
+
+
+def test_a_spectator_sees_the_table_but_no_player_controls(site, new_page):
+    """A spectator watches the same table (every hand face down at its seat, the counts on
+    the name tags and in the list of seats) with nothing meant for players: no Draw, no
+    "Your hand", no button controls, no telemetry switch, no Leave."""
+    player = new_page()
+    new_game(player, site, players="4")
+    watch = player.locator("#watch-link-below").input_value()
+    watcher = new_page(viewport={"width": 360, "height": 740})
+    watcher.goto(watch)
+    expect(watcher.locator("#status-line")).not_to_be_empty(timeout=15_000)
+    expect(watcher.locator(".seat-tag")).to_have_count(4)
+    expect(watcher.locator("#seat-table tbody tr")).to_have_count(4)
+    assert watcher.locator("#seats-ring .card.back").count() > 0
+    expect(watcher.locator("#my-hand .card")).to_have_count(0)
+    for control in ("#player-controls", "#draw-3d", "#draw-button", "#table-settings"):
+        expect(watcher.locator(control)).to_be_hidden()
+    expect(watcher.locator("#seat-actions button")).to_have_count(0)
+    shot(watcher, "table-spectator-phone")
