@@ -42,3 +42,11 @@ def test_the_header_marks_the_current_page(client, path, label):
 def test_the_site_name_is_one_language(client, language, brand):
     page = client.get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert f"<span>{brand}</span></a>" in page and "(Old Maid)" not in page.split("</header>")[0]
+
+
+def test_no_template_has_a_comment_django_would_print():
+    """``{# … #}`` is a one-line comment: spread over lines, Django prints it on the page."""
+    for template in (Path(__file__).resolve().parents[1] / "templates").rglob("*.html"):
+        for number, line in enumerate(template.read_text().splitlines(), start=1):
+            if "{#" in line:
+                assert "#}" in line.split("{#", 1)[1], f"{template}:{number}"
