@@ -277,6 +277,8 @@ function renderMyHand() {
     ...cards.map((code) => {
       const card = face(code);
       if (odd && odd.holder === seat && odd.card === code) card.classList.add("odd");
+      // Without motion, the card just drawn is marked while the player looks.
+      if (hold && reducedMotion && hold.card === code) card.classList.add("drawn");
       return card;
     }),
   );
@@ -1147,7 +1149,7 @@ function holdAfterDraw(previous, event) {
   const after = [...before, event.card];
   for (const code of gone) after.splice(after.indexOf(code), 1);
   // The server shuffled the hand; this page only shows it for a moment, so any order does.
-  hold = { seat, hand: after };
+  hold = { seat, hand: after, card: event.paired ? null : event.card };
   return true;
 }
 
