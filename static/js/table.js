@@ -278,6 +278,8 @@ function renderMyHand() {
     ...cards.map((code) => {
       const card = face(code);
       if (odd && odd.holder === seat && odd.card === code) card.classList.add("odd");
+      // Without motion, the card just drawn is marked while the player looks.
+      if (hold && reducedMotion && hold.card === code) card.classList.add("drawn");
       return card;
     }),
   );
@@ -552,7 +554,7 @@ function place() {
     const cards = [...fan.children];
     const holder = fan.classList.contains("holder");
     // The odd card, turned up at its holder's place, shows large.
-    const cw = holder && cards.length === 1 ? spot.cw * 2 : spot.cw;
+    const cw = holder && cards.length === 1 ? Math.max(spot.cw * 2, 58 / (viewFit.s || 1)) : spot.cw;
     const ch = cw * 1.4;
     const k = cards.length;
     const step = k > 1 ? Math.min(cw * 0.42, spot.maxFan / (k - 1)) : 0;
@@ -584,7 +586,7 @@ function place() {
   pileEl.style.setProperty("--cw", `${pl.cw}px`);
   pileEl.style.transform = t3(pl.x - pl.cw, pl.y - pl.ch / 2, pl.z);
   const aside = $("set-aside");
-  const acw = pl.cw * 1.5;
+  const acw = Math.max(pl.cw * 1.5, 54 / (viewFit.s || 1));
   aside.style.setProperty("--cw", `${acw}px`);
   // Between the pile and your seat: nothing else lies there once the round is over.
   asideBox = { x: pl.x, y: pl.y + pl.ch / 2 + (acw * 1.4) / 2 + 10, w: acw, h: acw * 1.4, rot: 0 };
@@ -669,6 +671,11 @@ function placeTags(project, W, H) {
     if (box.holder) obstacles.push(screenBox(project, lyingCorners(box), W, H));
   }
   if (!$("set-aside").hidden && asideBox) obstacles.push(screenBox(project, lyingCorners(asideBox), W, H));
+  // The pile, too, when there is one.
+  if (geo.pile && state.round.discards.length) {
+    const pl = geo.pile;
+    obstacles.push(screenBox(project, lyingCorners({ x: pl.x + pl.cw * 0.3, y: pl.y, w: pl.cw * 2.4, h: pl.ch * 1.15, rot: 0 }), W, H));
+  }
   // What floats over the table's corners: the view switch, the spectators count.
   const stage = $("stage").getBoundingClientRect();
   for (const el of [document.querySelector(".view-switch"), $("spectators")]) {
@@ -1163,7 +1170,7 @@ function holdAfterDraw(previous, event) {
   const after = [...before, event.card];
   for (const code of gone) after.splice(after.indexOf(code), 1);
   // The server shuffled the hand; this page only shows it for a moment, so any order does.
-  hold = { seat, hand: after };
+  hold = { seat, hand: after, card: event.paired ? null : event.card };
   return true;
 }
 
