@@ -13,7 +13,7 @@ import {
   clamp, defaultCamera, fit, layoutTable, projector, separate, settlePick, standingCorners,
 } from "./scene.js";
 import * as telemetry from "./telemetry.js";
-import { counted } from "./words.js";
+import { computerParts, counted } from "./words.js";
 
 const L = document.getElementById("table-labels").dataset;
 const CL = document.getElementById("card-labels").dataset;
@@ -408,10 +408,11 @@ function tagFor(seat) {
   const who = document.createElement("span");
   who.className = "who";
   const you = playingSeats(state).includes(seat.index) && state.room.mode !== "same_device";
-  who.textContent = you ? `${nameOf(L, seat, state.room)} (${L.you})` : nameOf(L, seat, state.room);
+  const computer = seat.kind === "computer" ? computerParts(seat.index, state.room.computer_level) : null;
+  who.textContent = you ? `${nameOf(L, seat, state.room)} (${L.you})` : (computer ? computer.name : nameOf(L, seat, state.room));
   const info = document.createElement("span");
   info.className = "info";
-  const parts = [];
+  const parts = computer ? [computer.what] : [];
   const odd = oddCard();
   if (seat.count && !r.over) parts.push(plural(L, "cards", seat.count));
   else if (!r.over && (strikes() || !seat.place)) parts.push(L.out);

@@ -28,10 +28,21 @@ function fill(text, values) {
   return Object.entries(values).reduce((t, [k, v]) => t.replaceAll(`{${k}}`, String(v)), text);
 }
 
+function levelWord(level, labels) {
+  return labels[`computerLevel${level.charAt(0).toUpperCase()}${level.slice(1)}`] || level;
+}
+
 export function computerName(seat, level, labels = pageLabels()) {
   const names = labels.computerNames.split("|");
-  const key = `computerLevel${level.charAt(0).toUpperCase()}${level.slice(1)}`;
-  return fill(labels.computerFormat, { name: names[seat % names.length], level: labels[key] || level });
+  return fill(labels.computerFormat, { name: names[seat % names.length], level: levelWord(level, labels) });
+}
+
+/** A computer seat's own name alone ("Hugo"), and what it is ("(computer, medium)"): a
+ * name tag at a crowded table shows them on two lines. */
+export function computerParts(seat, level, labels = pageLabels()) {
+  const names = labels.computerNames.split("|");
+  const what = fill(labels.computerFormat, { name: "", level: levelWord(level, labels) }).trim();
+  return { name: names[seat % names.length], what };
 }
 
 export function seatName(seat, room, labels = pageLabels()) {
