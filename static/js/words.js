@@ -37,12 +37,11 @@ export function computerName(seat, level, labels = pageLabels()) {
   return fill(labels.computerFormat, { name: names[seat % names.length], level: levelWord(level, labels) });
 }
 
-/** A computer seat's own name alone ("Hugo"), and what it is ("(computer, medium)"): a
- * name tag at a crowded table shows them on two lines. */
+/** A computer seat's own name alone ("Hugo") and its level ("medium"): a name tag at a
+ * crowded table shows them on two lines (the seats panel gives the whole name). */
 export function computerParts(seat, level, labels = pageLabels()) {
   const names = labels.computerNames.split("|");
-  const what = fill(labels.computerFormat, { name: "", level: levelWord(level, labels) }).trim();
-  return { name: names[seat % names.length], what };
+  return { name: names[seat % names.length], what: levelWord(level, labels) };
 }
 
 export function seatName(seat, room, labels = pageLabels()) {
