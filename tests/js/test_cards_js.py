@@ -6,7 +6,6 @@ server's (games/cards.py) in English, Japanese and Chinese."""
 
 import json
 import re
-import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -19,7 +18,6 @@ from django.utils import translation
 from games.cards import card_name, pair_name
 from games.engine import get_variant
 from games.engine.cards import RANKS
-from tests.conftest import REQUIRE_SERVICES
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "tests" / "js" / "cards_cases.mjs"
@@ -27,16 +25,6 @@ SVG = "{http://www.w3.org/2000/svg}"
 VARIANTS = ["babanuki", "jijinuki", "old_maid", "schwarzer_peter"]
 LANGUAGES = ["en", "ja", "zh-hans"]
 PAIRS = [("babanuki", ["QH", "QC"]), ("schwarzer_peter", ["JH", "JD"])]
-
-
-@pytest.fixture(scope="module")
-def node():
-    path = shutil.which("node")
-    if path is None:
-        if REQUIRE_SERVICES:
-            pytest.fail("REQUIRE_SERVICES=1 but node is not installed (scripts/browser.sh)")
-        pytest.skip("needs node to run static/js/cards.js (apt-get install nodejs)")
-    return path
 
 
 class Dataset(HTMLParser):

@@ -5,14 +5,10 @@ swapped card, a changed seed, a wrong commitment, a wrong start, an unknown vers
 
 import hashlib
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from games.engine import deal_start_offset, get_variant, seeded
-from tests.conftest import REQUIRE_SERVICES
 from tests.lobby.test_replay import verify_page_data
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,16 +20,6 @@ PLAYERS = {
     "old_maid": [2, 3, 6, 8],
     "schwarzer_peter": [2, 3, 7, 8],
 }
-
-
-@pytest.fixture(scope="module")
-def node():
-    path = shutil.which("node")
-    if path is None:
-        if REQUIRE_SERVICES:
-            pytest.fail("REQUIRE_SERVICES=1 but node is not installed (scripts/browser.sh)")
-        pytest.skip("needs node to run static/js/verify.js (apt-get install nodejs)")
-    return path
 
 
 def seed_for(name: str) -> bytes:

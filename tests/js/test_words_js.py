@@ -4,7 +4,6 @@ sentence of a count as Django's ngettext does, in every language."""
 
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -14,21 +13,10 @@ from django.utils import translation
 from django.utils.translation import ngettext
 
 from games.labels import computer_name
-from tests.conftest import REQUIRE_SERVICES
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "tests" / "js" / "words_cases.mjs"
 COUNTS = [0, 1, 2, 5, 21]
-
-
-@pytest.fixture(scope="module")
-def node():
-    path = shutil.which("node")
-    if path is None:
-        if REQUIRE_SERVICES:
-            pytest.fail("REQUIRE_SERVICES=1 but node is not installed (scripts/browser.sh)")
-        pytest.skip("needs node to run static/js/words.js (apt-get install nodejs)")
-    return path
 
 
 def dataset(html: str) -> dict:
