@@ -90,8 +90,12 @@ def weigh(site: str, runs: int, viewport: dict) -> dict:
             page = context.new_page()
             page.goto(f"{site}/new/")
             page.locator("input[name=mode][value=computer]").check()
-            responses = []
-            page.on("response", lambda response: responses.append(response))
+            responses: list = []
+
+            def keep(response, responses=responses):
+                responses.append(response)
+
+            page.on("response", keep)
             started = time.monotonic()
             page.locator("form.new-game button[type=submit]").click()
             page.wait_for_function(
