@@ -5,7 +5,14 @@ never cut their text; and every seat's letter differs from the others'."""
 
 import pytest
 
-from tests.browser.conftest import in_language, needs_browser, new_game, shot
+from tests.browser.conftest import (
+    TURN_MS,
+    in_language,
+    needs_browser,
+    new_game,
+    shot,
+    until_deadline,
+)
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
@@ -72,8 +79,8 @@ def assert_fits(found, what):
 
 
 def wait_for_my_turn(page):
-    page.wait_for_selector("#giver-hand .card", timeout=15_000)
-    page.wait_for_selector("#status-line.mine")
+    page.wait_for_selector("#giver-hand .card", timeout=TURN_MS)
+    page.wait_for_selector("#status-line.mine", timeout=TURN_MS)
 
 
 @pytest.mark.parametrize("seats", ["2", "4", "8"])
@@ -135,8 +142,8 @@ def both_sizes(page, name):
 
 
 def play_to_the_round_end(page):
-    for _ in range(400):
-        page.wait_for_function(TURN_OR_RESULT, timeout=15_000)
+    for _ in until_deadline():
+        page.wait_for_function(TURN_OR_RESULT, timeout=TURN_MS)
         if page.locator("#result").is_visible():
             return
         cards = page.locator("#giver-hand .card")
