@@ -190,7 +190,7 @@ def test_screenshots_of_a_whole_match(site, new_page, locale):
     # The first round's replay, at its end.
     page.reload()
     page.locator("#history a[href*='/replay/']").first.click()
-    page.wait_for_selector("#seats-ring .card")
+    page.wait_for_selector("#seats-ring .card", timeout=TURN_MS)
     page.locator("#replay-end").click()
     settle(page)
     both_sizes(page, f"look-replay-{locale}")
