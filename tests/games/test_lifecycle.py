@@ -127,7 +127,7 @@ def owe_a_computer_turn(room_id: int, actor) -> None:
     already have drawn back round to the human (a busy machine decides how far they got)."""
     state = room_state(Room.objects.get(pk=room_id))
     if not schedule.played_by_computer(state["seats"][state["round"]["state"]["drawer"]]):
-        services.draw(room_id=room_id, actor=actor, position=0, at=ply(state, "draw"))
+        services.draw(room_id=room_id, actor=actor, position=0, at=ply(view_for(state), "draw"))
     assert schedule.next_due(room_state(Room.objects.get(pk=room_id))).kind == "computer_turn"
 
 
