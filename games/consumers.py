@@ -9,7 +9,6 @@ closed with 1008.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
@@ -25,7 +24,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import driver, selectors, services
+from games import driver, heartbeat, selectors, services
 from games.broadcast import group_name
 from games.engine.view import view_for
 from games.errors import ActionError
@@ -137,12 +136,13 @@ def _ply(action: dict) -> dict:
 
 class TableConsumer(AsyncWebsocketConsumer):
     room_id: int | None = None
-    heartbeat: asyncio.Task | None = None
     #: The latest full state this socket was sent (server side: it holds every hand).
     state: dict | None = None
     #: Whether the socket knows the room moved on past ``state`` (the heartbeat saw it):
     #: the next snapshot then comes from the database.
     missed = False
+    #: The room's version at the last heartbeat, when this socket lagged it.
+    behind: int | None = None
     gone = False
     #: The start of this second and the messages in it (the rate limit), and when the
     #: recent refused frames came (the 1008 close).
@@ -159,8 +159,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             raise
         finally:
             # ... and never leave a heartbeat behind to keep a gone socket's seat present.
-            if self.heartbeat is not None:
-                self.heartbeat.cancel()
+            heartbeat.leave(self)
 
     async def connect(self):
         self.actor = actor_from_scope(self.scope)
@@ -182,7 +181,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             room_id=self.room_id, actor=self.actor, channel_name=self.channel_name
         )
         await self.send_state(state)
-        self.heartbeat = asyncio.get_running_loop().create_task(self._heartbeat())
+        heartbeat.join(self)
         driver.ensure(self.room_id, state)
         driver.start_sweeper()
 
@@ -190,8 +189,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.room_id is None or self.gone:
             return
         self.gone = True
-        if self.heartbeat is not None:
-            self.heartbeat.cancel()
+        heartbeat.leave(self)
         with contextlib.suppress(*OUTAGES):  # Redis is down: the membership expires
             await self.channel_layer.group_discard(group_name(self.room_id), self.channel_name)
         try:
@@ -325,30 +323,20 @@ class TableConsumer(AsyncWebsocketConsumer):
     def version_sent(self) -> int:
         return self.state["version"] if self.state is not None else -1
 
-    async def _heartbeat(self):
-        behind = None  # the room's version at the last beat, when this socket lagged it
-        while True:
-            await asyncio.sleep(settings.HEARTBEAT_SECONDS)
-            try:
-                version = await database_sync_to_async(self._beat)()
-            except DatabaseError:
-                log.warning("room %s: heartbeat could not be recorded", self.room_id)
-                continue
-            try:
-                # A restarted Redis forgets the room's group: join it again (a no-op
-                # otherwise), and catch up on any change whose broadcast was lost: one
-                # the room already had at the previous beat. A change committed just now
-                # is usually still on its way, and a snapshot sent ahead of it would make
-                # the client drop its event (and the draw's animation) as out of date.
-                await self.channel_layer.group_add(group_name(self.room_id), self.channel_name)
-                if behind is not None and behind > self.version_sent:
-                    self.missed = True
-                    await self.resync()
-                lagging = version is not None and version > self.version_sent
-                behind = version if lagging else None
-            except OUTAGES:
-                log.warning("room %s: heartbeat could not resync", self.room_id)
+    async def beat(self, version: int | None) -> None:
+        """The process's heartbeat found the room at ``version`` (``games.heartbeat``).
 
-    def _beat(self) -> int | None:
-        services.heartbeat(channel_name=self.channel_name)
-        return selectors.room_version(self.room_id)
+        A restarted Redis forgets the room's group: join it again (a no-op otherwise), and
+        catch up on any change whose broadcast was lost: one the room already had at the
+        previous beat. A change committed just now is usually still on its way, and a
+        snapshot sent ahead of it would make the client drop its event (and the draw's
+        animation) as out of date.
+        """
+        if self.gone:
+            return
+        await self.channel_layer.group_add(group_name(self.room_id), self.channel_name)
+        if self.behind is not None and self.behind > self.version_sent:
+            self.missed = True
+            await self.resync()
+        lagging = version is not None and version > self.version_sent
+        self.behind = version if lagging else None

@@ -20,7 +20,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError
 
-from games import schedule, selectors, services
+from games import heartbeat, schedule, selectors, services
 from games.errors import ActionError
 from games.outages import OUTAGES
 
@@ -154,7 +154,7 @@ async def sweep_once(*, lease: bool = True) -> list[int]:
 
 
 async def stop_all() -> None:
-    """Cancel this process's drivers and sweeper (tests and shutdown)."""
+    """Cancel this process's drivers, sweeper and heartbeat (tests and shutdown)."""
     global _sweeper
     tasks = [task for task, _wake in _drivers.values()]
     if _sweeper is not None:
@@ -165,6 +165,7 @@ async def stop_all() -> None:
     _drivers.clear()
     _latest.clear()
     _sweeper = None
+    await heartbeat.stop()
     # A cancelled task may have left a query running in the database thread; queue a
     # no-op behind it so that nothing is still writing when this returns.
     await database_sync_to_async(lambda: None)()

@@ -1,9 +1,8 @@
-"""The few statements every draw and every socket heartbeat runs, without the ORM's
-query compiler.
+"""The few statements every draw runs, without the ORM's query compiler.
 
 Compiling a SELECT of a whole model costs the ORM about 0.9 ms of CPU on the benchmark
-machine, six times the cost of running it; a draw used to compile a dozen statements and
-every socket's heartbeat three. These are the same statements, written once: model
+machine, six times the cost of running it; a draw used to compile a dozen statements.
+These are the same statements, written once: model
 instances come back exactly as the ORM builds them (``Model.from_db``, with the fields'
 and the backend's converters applied) and values go in as the fields prepare them
 (``get_db_prep_save``), on PostgreSQL and SQLite alike. This module holds the reads and
@@ -19,7 +18,7 @@ from django.db import connection
 from django.db.models.expressions import Col
 from django.db.models.sql import Query
 
-from games.models import Match, Room, Round, Seat
+from games.models import Match, Round, Seat
 
 
 @cache
@@ -85,13 +84,6 @@ def latest_match(room_id: int) -> tuple[Match | None, list[Round]]:
         rnd.match = match
         rounds.append(rnd)
     return match, rounds
-
-
-def room_version(room_id: int) -> int | None:
-    with connection.cursor() as cursor:
-        cursor.execute(f'SELECT "version" FROM "{Room._meta.db_table}" WHERE "id" = %s', [room_id])
-        row = cursor.fetchone()
-    return row[0] if row else None
 
 
 def model_field(model: str, name: str):

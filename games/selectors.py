@@ -37,13 +37,6 @@ def snapshot(room_id: int) -> dict | None:
     return room_state(room) if room else None
 
 
-def room_version(room_id: int) -> int | None:
-    """The room's version alone: a socket's cheap check that it missed nothing."""
-    from games import rows
-
-    return rows.room_version(room_id)
-
-
 def rooms_due(limit: int = 500) -> list[int]:
     """For the periodic sweep: rooms where the server owes a move now (their
     ``due_at``, planned at every change by ``games.schedule.next_due``, has passed),

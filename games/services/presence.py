@@ -53,9 +53,10 @@ def connect(*, room_id: int, actor: Actor, channel_name: str) -> dict:
         return room_state(room)
 
 
-def heartbeat(*, channel_name: str) -> None:
-    """A socket is still open: its connection (a seat's or a spectator's) stays fresh."""
-    sql.touch(channel_name, timezone.now())
+def heartbeat(*, channel_names: list[str], room_ids: list[int]) -> dict[int, int]:
+    """A process's sockets are still open: their connections (seats' and spectators')
+    stay fresh. Returns the version of each of ``room_ids`` (``games.heartbeat``)."""
+    return sql.touch(channel_names, room_ids, timezone.now())
 
 
 def disconnect(*, room_id: int, channel_name: str) -> None:

@@ -70,12 +70,45 @@ def update(obj, names: list[str], *, where: dict | None = None) -> int:
         return cursor.rowcount
 
 
-def touch(channel_name: str, now) -> None:
-    """A socket's heartbeat: its presence (a seat's) or its watcher row is fresh."""
+def touch(channel_names: list[str], room_ids: list[int], now) -> dict[int, int]:
+    """A process's heartbeat: the presence (a seat's) or watcher row of every socket in
+    ``channel_names`` is fresh; returns the version of each room in ``room_ids``.
+
+    PostgreSQL: one statement, whatever the number of sockets. SQLite: three per batch of
+    sockets (its limit on a statement's parameters), which development never reaches.
+    """
     when = model_field("Presence", "last_seen").get_db_prep_save(now, connection)
+    presence, watcher, room = table("Presence"), table("Watcher"), table("Room")
     with connection.cursor() as cursor:
-        for name in ("Presence", "Watcher"):
+        if connection.vendor == "postgresql":
             cursor.execute(
-                f'UPDATE "{table(name)}" SET "last_seen" = %s WHERE "channel_name" = %s',
-                [when, channel_name],
+                f'WITH p AS (UPDATE "{presence}" SET "last_seen" = %s '
+                f'WHERE "channel_name" = ANY(%s)), w AS (UPDATE "{watcher}" '
+                f'SET "last_seen" = %s WHERE "channel_name" = ANY(%s)) '
+                f'SELECT "id", "version" FROM "{room}" WHERE "id" = ANY(%s)',
+                [when, channel_names, when, channel_names, room_ids],
             )
+            return dict(cursor.fetchall())
+        versions = {}
+        for batch in _batches(channel_names):
+            for name in (presence, watcher):
+                names = _marks(batch)
+                cursor.execute(
+                    f'UPDATE "{name}" SET "last_seen" = %s WHERE "channel_name" IN ({names})',
+                    [when, *batch],
+                )
+        for batch in _batches(room_ids):
+            cursor.execute(
+                f'SELECT "id", "version" FROM "{room}" WHERE "id" IN ({_marks(batch)})', batch
+            )
+            versions.update(cursor.fetchall())
+        return versions
+
+
+def _batches(items: list, size: int = 500):
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def _marks(items: list) -> str:
+    return ", ".join(["%s"] * len(items))
