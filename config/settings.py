@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -40,8 +41,6 @@ SECRET_KEY = (
     or _DEV_SECRET_KEY
 )
 if not DEBUG and SECRET_KEY == _DEV_SECRET_KEY:
-    from django.core.exceptions import ImproperlyConfigured
-
     raise ImproperlyConfigured("Set SECRET_KEY in the environment when DEBUG is off.")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
@@ -139,22 +138,29 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "max_size": int(os.environ.get("DB_POOL_SIZE", "10")),
         }
 
-# One process: the in-memory layer. Several processes: Redis.
+# One process: the in-memory layer. Several processes: Redis, by default through its
+# publish/subscribe layer: one PUBLISH per group message and one delivery per process,
+# where the core layer queues a copy for every socket (about twice the messages per
+# second on this machine, docs/performance.md). CHANNEL_LAYER=core keeps the core layer.
+CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "pubsub")
+if CHANNEL_LAYER not in ("pubsub", "core"):
+    raise ImproperlyConfigured(f"CHANNEL_LAYER must be pubsub or core, not {CHANNEL_LAYER!r}")
 REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
-    # CHANNEL_LAYER=pubsub: Redis publish/subscribe, one PUBLISH per group message and one
-    # delivery per process (docs/performance.md); the default keeps per-channel queues.
-    _PUBSUB = os.environ.get("CHANNEL_LAYER", "") == "pubsub"
+if REDIS_URL and CHANNEL_LAYER == "pubsub":
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer"
-            if _PUBSUB
-            else "channels_redis.core.RedisChannelLayer",
-            # Core layer: a process's sockets share one queue, so its capacity (messages
-            # waiting, beyond which new ones are dropped) must cover them all.
-            "CONFIG": {"hosts": [REDIS_URL]}
-            if _PUBSUB
-            else {"hosts": [REDIS_URL], "capacity": 1000},
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # Decoded once per process, not once per socket (games/layers.py).
+            "CONFIG": {"hosts": [REDIS_URL], "serializer_format": "msgpack-shared"},
+        }
+    }
+elif REDIS_URL:
+    # The core layer: a process's sockets share one queue, so its capacity (messages
+    # waiting, beyond which new ones are dropped) must cover them all.
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1000},
         }
     }
 else:
@@ -217,6 +223,8 @@ LOGGING = {
             "formatter": "line",
         }
     },
+    "filters": {"layer_outage": {"()": "games.outages.LayerOutageFilter"}},
+    "loggers": {"channels_redis.pubsub": {"filters": ["layer_outage"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 

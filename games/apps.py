@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = "Games"
+
+    def ready(self):
+        from games import layers
+
+        layers.register()  # before the channel layer is first made (settings name it)

@@ -60,3 +60,28 @@ class OutageMiddleware:
             if not closed:
                 with contextlib.suppress(Exception):  # the client may be gone already
                     await send({"type": "websocket.close", "code": UNAVAILABLE})
+
+
+class LayerOutageFilter(logging.Filter):
+    """While Redis is down, channels_redis's publish/subscribe layer logs a traceback
+    every second from its receiving task ("Unexpected exception in receive task") and
+    keeps retrying, which is the right behaviour and the wrong log. This turns those
+    records into one warning a minute, without the traceback; anything else passes."""
+
+    def __init__(self, every_seconds: float = 60.0):
+        super().__init__()
+        self.every_seconds = every_seconds
+        self.last = float("-inf")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if not isinstance(error, OUTAGES):
+            return True
+        if record.created - self.last < self.every_seconds:
+            return False
+        self.last = record.created
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.msg = "channel layer unavailable (%s: %s); retrying every second"
+        record.args = (type(error).__name__, str(error).splitlines()[0][:200] if str(error) else "")
+        record.exc_info = record.exc_text = None
+        return True

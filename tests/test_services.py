@@ -25,9 +25,9 @@ def test_database_answers():
 async def test_channel_layer_round_trip():
     layer = get_channel_layer()
     if REQUIRE_SERVICES:
-        from channels_redis.core import RedisChannelLayer
+        from channels_redis.pubsub import RedisPubSubChannelLayer
 
-        assert isinstance(layer, RedisChannelLayer)
+        assert isinstance(layer, RedisPubSubChannelLayer)
     channel = await layer.new_channel()
     token = uuid.uuid4().hex
     await layer.send(channel, {"type": "test.message", "token": token})
@@ -64,7 +64,14 @@ def test_environment_selects_postgres_and_redis():
         {"DATABASE_URL": "postgres://u:p@db.example:5432/x", "REDIS_URL": "redis://r:6379/0"}
     )
     assert got["db"] == "django.db.backends.postgresql"
+    assert got["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+
+
+def test_the_core_channel_layer_stays_a_choice():
+    redis = {"REDIS_URL": "redis://r:6379/0"}
+    got = settings_with({**redis, "CHANNEL_LAYER": "core"})
     assert got["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert "CHANNEL_LAYER" in settings_with({**redis, "CHANNEL_LAYER": "fast"})["error"]
 
 
 def test_production_refuses_to_start_without_a_secret_key():

@@ -101,3 +101,25 @@ async def test_a_socket_forgotten_by_its_group_joins_it_again(settings, quick_he
     await drawer.send(type="draw", **ply(drawer.state, "draw"), position=0)
     await host.until(lambda s: s["version"] == version + 1)
     await close(host, friend)
+
+
+def test_the_layer_outage_filter_turns_a_traceback_a_second_into_a_warning_a_minute():
+    from games.outages import LayerOutageFilter
+
+    def record(at: float, error: Exception | None) -> logging.LogRecord:
+        exc_info = (type(error), error, None) if error else None
+        made = logging.LogRecord(
+            "channels_redis.pubsub", logging.ERROR, "", 0, "Unexpected", (), exc_info
+        )
+        made.created = at
+        return made
+
+    outage = LayerOutageFilter(every_seconds=60)
+    first = record(100, ConnectionError("Connection refused"))
+    assert outage.filter(first)
+    assert first.levelno == logging.WARNING and first.exc_info is None
+    assert "Connection refused" in first.getMessage()
+    assert not outage.filter(record(101, ConnectionError("Connection refused")))
+    assert outage.filter(record(161, ConnectionError("Connection refused")))
+    bug = record(102, ValueError("a bug"))
+    assert outage.filter(bug) and bug.levelno == logging.ERROR and bug.exc_info

@@ -341,9 +341,11 @@ def private_redis():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_restarting_redis_mid_round(servers, private_redis):
+@pytest.mark.parametrize("layer", ["pubsub", "core"])
+def test_restarting_redis_mid_round(servers, private_redis, layer):
+    """On the default publish/subscribe channel layer and on the core one."""
     room = setup_room(4, 3, 1)
-    env = {**FAST, "REDIS_URL": private_redis.url}
+    env = {**FAST, "REDIS_URL": private_redis.url, "CHANNEL_LAYER": layer}
     a, b = servers("a", env=env), servers("b", env=env)
     homes = [a, b, b]
     browsers = browsers_at(room, homes)
