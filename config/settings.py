@@ -130,6 +130,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A database host that does not answer fails a request in seconds, not minutes.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+    # Server-side binding: parameters travel apart from the statement, so psycopg can
+    # prepare a statement the fifth time a connection runs it, and PostgreSQL stops
+    # parsing and planning the few statements every draw repeats (docs/performance.md).
+    if env_bool("DB_PREPARED", True):
+        prepared = {"server_side_binding": True, "prepare_threshold": 2}
+        DATABASES["default"]["OPTIONS"].update(prepared)
     if env_bool("DB_POOL", False) and not DATABASES["default"]["CONN_MAX_AGE"]:
         # A pool of open connections per process (psycopg_pool): without it every table
         # action opens a new connection, since Channels closes it after each query.
