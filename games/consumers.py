@@ -10,11 +10,11 @@ closed with 1008.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import time
 from urllib.parse import parse_qs
 
+import orjson
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -91,8 +91,8 @@ def parse_action(text: str | None, data: bytes | None) -> dict:
 
 def _json_object(text: str) -> dict | None:
     try:
-        message = json.loads(text)
-    except (ValueError, RecursionError):
+        message = orjson.loads(text)
+    except orjson.JSONDecodeError:  # also past 1,024 levels of nesting
         return None
     return message if isinstance(message, dict) else None
 
@@ -305,7 +305,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             log.warning("room %s: database unavailable for a snapshot", self.room_id)
 
     async def send_json(self, data: dict) -> None:
-        await self.send(text_data=json.dumps(data, separators=(",", ":")))
+        await self.send(text_data=orjson.dumps(data).decode())
 
     def _count_message(self) -> None:
         started, count = self.window
