@@ -13,11 +13,11 @@ from games.engine import MatchRules, MatchScore, RoundResult, get_variant
 from games.models import COLOURS, Match, Room
 
 
-def load(room: Room) -> tuple[list, Match | None, list]:
-    """The room's seats, its latest match and that match's rounds in order: two queries
-    (a draw builds the new state from the rows it has already read, without reading
-    them again)."""
-    seats = rows.seats(room.pk)
+def load(room: Room, seats: list | None = None) -> tuple[list, Match | None, list]:
+    """The room's seats (read now, unless given), its latest match and that match's
+    rounds in order (a draw builds the new state from the rows it has already read,
+    without reading them again)."""
+    seats = rows.seats(room.pk) if seats is None else seats
     match, rounds = rows.latest_match(room.pk)
     if match is None:  # never for a started match: it is created with its first round
         match = room.matches.order_by("-number").first()

@@ -29,13 +29,25 @@ PLY_FIELDS = ("match", "round", "draw")
 class Change:
     """The room, locked, inside a transaction; ``commit`` moves the version on."""
 
-    def __init__(self, room: Room):
+    def __init__(self, room: Room, seats: list | None = None):
         self.room = room
+        #: The room's seats as read with the lock (before this change touched any).
+        self.seats = seats
         #: The room's seats, latest match and its rounds, once read for this change
         #: (``state.load``); the new state is built from them, as changed.
         self.loaded: tuple | None = None
         #: The state this change committed (set by ``commit``).
         self.state: dict | None = None
+        #: Writes that go with the room's compare-and-swap (``write``).
+        self.writes: list = []
+
+    def insert(self, obj) -> None:
+        """INSERT ``obj`` with the commit's own statement (its key is not read back)."""
+        self.writes.append(sql.insert_statement(obj))
+
+    def update(self, obj, fields: list[str]) -> None:
+        """UPDATE ``obj``'s ``fields`` with the commit's own statement."""
+        self.writes.append(sql.update_statement(obj, fields))
 
     def commit(self, event: dict | None = None) -> dict:
         """Move the version on, plan the server's next move, and broadcast after the
@@ -47,7 +59,8 @@ class Change:
         due = schedule.next_due(state)
         room.due_at = datetime.fromtimestamp(due.at, UTC) if due else None
         fields = ["version", "status", "updated_at", "due_at", "unattended_since"]
-        if sql.update(room, fields, where={"version": before}) != 1:
+        swap = sql.update_statement(room, fields, where={"version": before})
+        if sql.execute(swap, riders=self.writes) != 1:
             room.version = before  # someone else changed the room first
             raise ActionError("stale_version", _("The table changed before this action."))
         transaction.on_commit(lambda: broadcast.room_changed(room.pk, state))
@@ -63,12 +76,12 @@ def changing(room_id: int, version: object = None):
     server's own moves name the version they were planned against)."""
     version = _check_whole_number(version, "version")
     with transaction.atomic():
-        room = sql.lock_room(room_id)  # with the live spectator count, for the new state
+        room, seats = sql.lock_room(room_id)  # with the spectator count, for the new state
         if room is None:
             raise ActionError("not_allowed", _("This room does not exist."))
         if version is not None and version != room.version:
             raise ActionError("stale_version", _("The table has moved on."))
-        yield Change(room)
+        yield Change(room, seats)
 
 
 def check_ply(at: dict | None, *, match=None, rnd=None, draws: int | None = None) -> None:

@@ -12,7 +12,6 @@ from games.engine import RoundState, RulesError, arrange_after_own_draw, choose_
 from games.errors import ActionError
 from games.identity import Actor
 from games.models import Draw, Match, Presence, Room, Round, Seat
-from games.services import sql
 from games.services.attendance import note_attendance
 from games.services.change import Change, changing, check_ply
 from games.services.rooms import end_match, latest_match, require_seated
@@ -57,7 +56,7 @@ def _playable(
     """The match, round and round state to draw in, and the drawer's seat; refused for an
     ``actor`` holding no seat, or a move other than ``at``."""
     room = change.room
-    seats, match, rounds = change.loaded = load(room)
+    seats, match, rounds = change.loaded = load(room, change.seats)
     if actor is not None and not any(actor.controls(s) and not s.left for s in seats):
         raise ActionError("not_seated", _("Only the players at this table may do that."))
     if room.status == Room.Status.WAITING:
@@ -96,13 +95,13 @@ def _apply_draw(change, match, rnd, state, seat, position, *, by_computer) -> Dr
         hand_after=state.hand(result.drawer),
         by_computer=by_computer,
     )
-    sql.insert(row)
+    change.insert(row)
     rnd.state = state.to_dict()
     fields = ["state"]
     if state.over:
         rnd.ranking, rnd.holder, rnd.finished_at = state.ranking, state.holder, timezone.now()
         fields += ["ranking", "holder", "finished_at"]
-    sql.update(rnd, fields)
+    change.update(rnd, fields)
     if state.over:
         score = match_score(change.room, match, change.loaded[2])
         if score.over:

@@ -10,42 +10,54 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from games.models import Room
+from games.models import Room, Seat
 from games.rows import build, columns, model_field, table
 
 
-def lock_room(room_id: int) -> Room | None:
+def lock_room(room_id: int) -> tuple[Room | None, list[Seat]]:
     """The room, its row locked for this transaction (where the database can), with the
-    number of spectators' live sockets as ``spectators_now``."""
+    number of spectators' live sockets as ``spectators_now``, and its seats as they were
+    at the lock: one statement."""
     lock = " FOR UPDATE OF r" if connection.features.has_select_for_update_of else ""
     if not lock and connection.features.has_select_for_update:
         lock = " FOR UPDATE"
     sql = (
         f"SELECT {columns(Room, 'r')}, "
         f'(SELECT COUNT(*) FROM "{table("Watcher")}" w '
-        f'WHERE w."room_id" = r."id" AND w."last_seen" >= %s) '
-        f'FROM "{Room._meta.db_table}" r WHERE r."id" = %s{lock}'
+        f'WHERE w."room_id" = r."id" AND w."last_seen" >= %s), {columns(Seat, "s")} '
+        f'FROM "{Room._meta.db_table}" r LEFT JOIN "{Seat._meta.db_table}" s '
+        f'ON s."room_id" = r."id" WHERE r."id" = %s ORDER BY s."index"{lock}'
     )
     fresh = timezone.now() - timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS)
     fresh = model_field("Watcher", "last_seen").get_db_prep_save(fresh, connection)
     with connection.cursor() as cursor:
         cursor.execute(sql, [fresh, room_id])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    room = build(Room, list(row[:-1]))
-    room.spectators_now = row[-1]
-    return room
+        rows = cursor.fetchall()
+    if not rows:
+        return None, []
+    width = len(Room._meta.concrete_fields)
+    room = build(Room, list(rows[0][:width]))
+    room.spectators_now = rows[0][width]
+    seats = [build(Seat, list(row[width + 1 :])) for row in rows if row[width + 1] is not None]
+    return room, seats
 
 
-def insert(obj) -> None:
-    """INSERT ``obj`` (a new model instance) and set its primary key."""
+Statement = tuple[str, list]
+
+
+def insert_statement(obj) -> Statement:
+    """The INSERT of ``obj`` (a new model instance), without reading its key back."""
     model = type(obj)
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
     values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
     columns = ", ".join(f'"{f.column}"' for f in fields)
     marks = ", ".join(["%s"] * len(fields))
-    sql = f'INSERT INTO "{model._meta.db_table}" ({columns}) VALUES ({marks})'
+    return f'INSERT INTO "{model._meta.db_table}" ({columns}) VALUES ({marks})', values
+
+
+def insert(obj) -> None:
+    """INSERT ``obj`` (a new model instance) and set its primary key."""
+    sql, values = insert_statement(obj)
     returning = connection.features.can_return_columns_from_insert
     if returning:
         sql += ' RETURNING "id"'
@@ -56,17 +68,38 @@ def insert(obj) -> None:
     obj._state.db = connection.alias
 
 
-def update(obj, names: list[str], *, where: dict | None = None) -> int:
-    """UPDATE the fields ``names`` of ``obj``'s row (and only if the row also matches
-    ``where``, column name to value); the number of rows changed."""
+def update_statement(obj, names: list[str], *, where: dict | None = None) -> Statement:
+    """The UPDATE of the fields ``names`` of ``obj``'s row (and only if the row also
+    matches ``where``, column name to value)."""
     model = type(obj)
     fields = [model._meta.get_field(name) for name in names]
     values = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
     assignments = ", ".join(f'"{f.column}" = %s' for f in fields)
     conditions = "".join(f' AND "{column}" = %s' for column in where or {})
     sql = f'UPDATE "{model._meta.db_table}" SET {assignments} WHERE "id" = %s{conditions}'
+    return sql, [*values, obj.pk, *(where or {}).values()]
+
+
+def update(obj, names: list[str], *, where: dict | None = None) -> int:
+    """UPDATE the fields ``names`` of ``obj``'s row (and only if the row also matches
+    ``where``); the number of rows changed."""
+    return execute(update_statement(obj, names, where=where))
+
+
+def execute(statement: Statement, *, riders: list[Statement] = ()) -> int:
+    """Run ``statement`` and the ``riders`` (writes returning nothing) with it; the number
+    of rows ``statement`` changed. On PostgreSQL the riders travel in the same statement,
+    as data-modifying WITH clauses: one round trip for all of a change's writes."""
+    sql, params = statement
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, obj.pk, *(where or {}).values()])
+        if riders and connection.vendor == "postgresql":
+            clauses = ", ".join(f"w{i} AS ({rider})" for i, (rider, _) in enumerate(riders))
+            sql = f"WITH {clauses} {sql}"
+            params = [*(value for _, values in riders for value in values), *params]
+        else:
+            for rider in riders:
+                cursor.execute(*rider)
+        cursor.execute(sql, params)
         return cursor.rowcount
 
 
