@@ -75,6 +75,7 @@ PREFIX = "bench-"
 SEATS = 4
 PACED_P99_TARGET_MS = 100.0
 SATURATION_TARGET = 500.0
+ECHO_RATIO_TARGET = 0.45
 
 
 # -- the machine ---------------------------------------------------------------------------
@@ -153,6 +154,32 @@ def cpu_seconds() -> dict[str, float]:
     own = resource.getrusage(resource.RUSAGE_SELF)
     totals["generator"] = own.ru_utime + own.ru_stime  # finer than /proc's ticks
     return totals
+
+
+def daphne_memory() -> list[float]:
+    """The resident size of each Daphne process of the stack under test, in MiB."""
+    global GROUPS
+    if GROUPS is None:
+        GROUPS = Groups()
+    sizes = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                stat = f.read()
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                cmdline = f.read()
+            with open(f"/proc/{name}/status") as f:
+                status = f.read()
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+        if GROUPS.of(int(name), comm, cmdline.replace(b"\0", b" ")) != "daphne":
+            continue
+        kib = next(int(line.split()[1]) for line in status.splitlines() if line[:6] == "VmRSS:")
+        sizes.append(kib / 1024)
+    return sorted(sizes)
 
 
 def busy_seconds() -> tuple[float, float]:
@@ -634,6 +661,15 @@ def ms(values: list[float], q: float) -> str:
     return "-" if value != value else f"{value:,.1f}"
 
 
+def per_draw_line(use: dict, rate: float) -> str:
+    """Milliseconds of CPU per draw by group (``use`` in % of one core, ``rate`` per s)."""
+    order = ["daphne", "postgres", "nginx", "redis", "generator"]
+    if not rate:
+        return "-"
+    parts = [f"{g} {use.get(g, 0) * 10 / rate:.2f} ms" for g in order]
+    return ", ".join(parts)
+
+
 def cpu_line(use: dict) -> str:
     order = ["daphne", "nginx", "postgres", "redis", "generator", "other"]
     parts = [f"{g} {use.get(g, 0):.0f}%" for g in order if use.get(g, 0) >= 0.5]
@@ -693,9 +729,13 @@ class Command(BaseCommand):
         game = Generator(urls, origin, echo=False, log=self.log)
         game.build(rooms)
 
+        memory: list[float] = []
+
         async def play():
             took = await game.connect_all()
             self.log(f"{len(rooms) * SEATS} table sockets open in {took:.1f} s")
+            memory.extend(daphne_memory())
+            self.log("Daphne resident sizes: " + ", ".join(f"{m:.0f} MiB" for m in memory))
             self.log(f"paced run: {opts['paced_seconds']:.0f} s ...")
             paced = await game.paced(opts["paced_seconds"], warmup=5)
             self.log(f"saturation ramp over {steps} rooms, {opts['step_seconds']:.0f} s each ...")
@@ -760,6 +800,7 @@ class Command(BaseCommand):
             unfinished=unfinished,
             untimed=game.rec.untimed,
             echo=echo_result,
+            memory=memory,
             opts=opts,
         )
         self.log("")
@@ -874,13 +915,31 @@ class Command(BaseCommand):
                     f"{ms(step['every'], 99)} | {cpu_line(step['cpu'])} |"
                 )
         lines += ["", f"CPU during the paced run: {cpu_line(paced['cpu'])}.", ""]
+        lines.append(
+            f"CPU per draw at the best saturation step ({best['rooms']} rooms): "
+            + per_draw_line(best["cpu"], best["rate"])
+            + "."
+        )
+        if r["memory"]:
+            sizes = ", ".join(f"{m:,.0f} MiB" for m in r["memory"])
+            lines.append(
+                f"Resident size of each Daphne process with {r['rooms'] * SEATS} table sockets "
+                f"open: {sizes}."
+            )
+        lines.append("")
         verdict_paced = p99 <= PACED_P99_TARGET_MS and errors == 0 and lost == 0 and dup == 0
         lines.append(
             f"Targets: paced p99 to every seat at most {PACED_P99_TARGET_MS:.0f} ms with no "
             f"errors, lost or duplicated draws: **{'met' if verdict_paced else 'missed'}** "
             f"({p99:,.1f} ms); saturation at least {SATURATION_TARGET:,.0f} draws/s: "
             f"**{'met' if best['rate'] >= SATURATION_TARGET else 'missed'}** "
-            f"({best['rate']:,.0f})."
+            f"({best['rate']:,.0f})"
+            + (
+                f"; at least {ECHO_RATIO_TARGET}x the echo baseline: "
+                f"**{'met' if ratio >= ECHO_RATIO_TARGET else 'missed'}** ({ratio:.2f}x)."
+                if ratio is not None
+                else "."
+            )
         )
         lines += ["", end]
         return "\n".join(lines)
