@@ -1,25 +1,72 @@
 """Pushing a room's new state to its sockets, after the commit (never before)."""
 
+import asyncio
 import logging
+import os
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
 from games.outages import OUTAGES
 
 log = logging.getLogger(__name__)
 
+#: The event loop the latest broadcast was handed to, and that broadcast's task.
+_last: tuple[asyncio.AbstractEventLoop | None, asyncio.Task | None] = (None, None)
+
 
 def _group_send(group: str, message: dict) -> None:
     """Best effort: with Redis down the change is still committed, and sockets catch up
-    from a snapshot (on reconnect, after an error, or at their next heartbeat)."""
+    from a snapshot (on reconnect, after an error, or at their next heartbeat).
+
+    From a worker thread of the server's event loop (a service called from a socket or
+    the driver) the send is handed to that loop and the thread goes on at once, instead
+    of waiting for Redis; the loop sends broadcasts one after another, in the order they
+    were handed over, so a room's states never overtake each other.
+    """
     layer = get_channel_layer()
     if layer is None:
+        return
+    loop = _server_loop()
+    if loop is not None:
+        loop.call_soon_threadsafe(_hand_over, layer, group, message)
         return
     try:
         async_to_sync(layer.group_send)(group, message)
     except OUTAGES as exc:
-        log.warning("could not send to %s: channel layer unavailable (%s)", group, exc)
+        _unavailable(group, exc)
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop whose worker thread this is (asgiref records it)."""
+    local = SyncToAsync.threadlocal
+    loop = getattr(local, "main_event_loop", None)
+    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid():
+        return None
+    return loop if loop.is_running() and not loop.is_closed() else None
+
+
+def _hand_over(layer, group: str, message: dict) -> None:
+    global _last
+    loop = asyncio.get_running_loop()
+    before = _last[1] if _last[0] is loop else None
+    task = loop.create_task(_send_after(before, layer, group, message))
+    _last = (loop, task)
+
+
+async def _send_after(before: asyncio.Task | None, layer, group: str, message: dict) -> None:
+    if before is not None and not before.done():
+        await asyncio.wait([before])
+    try:
+        await layer.group_send(group, message)
+    except OUTAGES as exc:
+        _unavailable(group, exc)
+    except Exception:
+        log.exception("could not send to %s", group)
+
+
+def _unavailable(group: str, exc: Exception) -> None:
+    log.warning("could not send to %s: channel layer unavailable (%s)", group, exc)
 
 
 def group_name(room_id: int) -> str:

@@ -74,8 +74,14 @@ async def test_a_lost_broadcast_is_caught_up_by_the_heartbeat(quick_heartbeat, c
     drawer = host if host.state["acting"] is not None else friend
     version = drawer.state["version"]
     # The channel layer fails after the commit: the draw stands, nobody is told ...
-    with mock.patch("games.broadcast.async_to_sync", side_effect=ConnectionError("redis down")):
+    layer = get_channel_layer()
+    down = mock.AsyncMock(side_effect=ConnectionError("redis down"))
+    with mock.patch.object(type(layer), "group_send", down, create=True):
         await drawer.send(type="draw", **ply(drawer.state, "draw"), position=0)
+        deadline = asyncio.get_running_loop().time() + 30
+        while not down.await_count:  # the broadcast was tried, and failed
+            assert asyncio.get_running_loop().time() < deadline, "no broadcast was tried"
+            await asyncio.sleep(0.01)
         assert await drawer.socket.receive_nothing(timeout=0.1)
     assert await database_sync_to_async(Draw.objects.count)() == 1
     # ... until each socket's next heartbeat finds the room ahead of what it was sent.
