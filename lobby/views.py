@@ -170,6 +170,7 @@ def replay(request, replay_id: str):
         # never by today's dealing tables.
         "deal_version": rnd.deal_version,
         "deal_start": rnd.deal_start,
+        "deal_counts": rnd.deal_counts,
         "steps": replay_steps(rnd),
     }
     return render(request, "lobby/replay.html", {"room": room, "round": rnd, "replay": data})
