@@ -30,15 +30,21 @@ def seat_label(offset: int) -> str:
     }
 
 
+def short_seat_label(offset: int) -> str:
+    """A seat as the chart names it: the dealer, then +1, +2 ... going left."""
+    return _("Dealer") if offset == 0 else f"+{offset}"
+
+
 def counts_text(counts: list[int]) -> str:
     return "-".join(map(str, counts))
 
 
-def _deal(key: str, label: str, report: dict) -> dict:
+def _deal(key: str, label: str, short: str, report: dict) -> dict:
     low, high = report["spread_95"]
     return {
         "key": key,
         "label": label,
+        "short": short,
         "counts": counts_text(report["counts"]),
         "rates": [percent(r) for r in report["lose_rate"]],
         "values": report["lose_rate"],
@@ -52,29 +58,21 @@ def _deal(key: str, label: str, report: dict) -> dict:
 def deals_for(row: dict) -> list[dict]:
     """The deals a table size shows: the site's (default) deal, the other deal the rules
     allow where it differs, and the best deal measured outside the rules."""
-    default, other = (
-        row["default_deal"],
-        ("traditional" if row["default_deal"] == "fair" else "fair"),
-    )
+    default = row["default_deal"]
+    other = "traditional" if default == "fair" else "fair"
     same = row[default]["counts"] == row[other]["counts"]
     names = {"fair": _("fair deal"), "traditional": _("traditional deal")}
     if same:
         label = _("The site's deal (fair and traditional are the same here)")
     else:
         label = _("The site's deal (%(name)s)") % {"name": names[default]}
-    deals = [_deal("default", label, row[default])]
+    deals = [_deal("default", label, _("The site's deal"), row[default])]
     if not same:
-        deals.append(
-            _deal(
-                "other",
-                _("The other deal the rules allow (%(name)s)") % {"name": names[other]},
-                row[other],
-            )
-        )
+        label = _("The other deal the rules allow (%(name)s)") % {"name": names[other]}
+        deals.append(_deal("other", label, _("The other deal"), row[other]))
     if row.get("outside_best"):
-        deals.append(
-            _deal("outside", _("Best deal outside the rules, for comparison"), row["outside_best"])
-        )
+        label = _("Best deal outside the rules, for comparison")
+        deals.append(_deal("outside", label, _("Outside the rules"), row["outside_best"]))
     return deals
 
 
@@ -85,20 +83,24 @@ def table_for(variant, row: dict) -> dict:
     chart_id = f"fair-{variant.key}-{n}"
     players = ngettext("%(n)s player", "%(n)s players", n) % {"n": n}
     labels = [seat_label(i) for i in range(n)]
+    short_labels = [short_seat_label(i) for i in range(n)]
     title = _("%(game)s, %(players)s: how often each seat loses") % {
         "game": name,
         "players": players,
     }
     description = " ".join(
-        _("%(deal)s: %(rates)s (dealer first).")
-        % {"deal": d["label"], "rates": ", ".join(d["rates"])}
-        for d in deals
+        [_("Seats are counted from the dealer, going left.")]
+        + [
+            _("%(deal)s: %(rates)s (dealer first).")
+            % {"deal": d["label"], "rates": ", ".join(d["rates"])}
+            for d in deals
+        ]
     )
     chart = charts.grouped_bars(
         chart_id,
         title,
         description,
-        labels,
+        short_labels,
         [charts.Series(d["label"], d["values"]) for d in deals],
         formatted=[d["rates"] for d in deals],
         reference=1 / n,
