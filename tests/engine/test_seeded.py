@@ -38,6 +38,19 @@ def test_the_worked_example_in_the_docs():
     ]
 
 
+def test_the_version_2_worked_example_in_the_docs():
+    counts = (13, 10, 10, 10, 10)
+    state = deal_from_seed("babanuki", 5, 0, SEED, version=2, start=1, counts=counts)
+    assert [h[:5] for h in state.dealt] == [
+        ["9H", "6S", "6H", "AS", "7H"],
+        ["AH", "9S", "QS", "KH", "2S"],
+        ["5C", "9C", "JS", "5D", "JD"],
+        ["JH", "JC", "6D", "KC", "3S"],
+        ["AC", "QH", "7S", "7C", "8H"],
+    ]
+    assert state.dealt[0][-3:] == ["9D", "4S", "3D"]  # the dealer's last three, in a row
+
+
 # Version 1, once released, never changes: old rounds are verified with it forever. If one
 # of these fails, the change belongs in a new version (seeded.DEALS), not in version 1.
 @pytest.mark.parametrize(
