@@ -10,6 +10,7 @@ from django.utils.translation import ngettext
 
 from games import charts, fairness_data
 from games.engine import VARIANTS, deal_start_offset, dealt_counts
+from games.fairness_report import fairer_than
 from games.labels import VARIANT_NAMES
 
 
@@ -70,6 +71,13 @@ def deals_for(row: dict) -> list[dict]:
     if not same:
         label = _("The other deal the rules allow (%(name)s)") % {"name": names[other]}
         deals.append(_deal("other", label, _("The other deal"), row[other]))
+    best = row.get("best_start")
+    if best and all(fairer_than(best, row[name]) for name in (default, other)):
+        # A start the rules allow, though not the one this game's rules prescribe.
+        label = _("Fairest first card the rules allow: %(seat)s") % {
+            "seat": first_card_to(best["offset"])
+        }
+        deals.append(_deal("start", label, _("Fairest start"), best))
     if row.get("outside_best"):
         label = _("Best deal outside the rules, for comparison")
         deals.append(_deal("outside", label, _("Outside the rules"), row["outside_best"]))
@@ -137,6 +145,7 @@ def page_context() -> dict:
                 "key": variant.key,
                 "name": VARIANT_NAMES[variant.key],
                 "fair_by_default": variant.dealing == "fair",
+                "flow_n": variant.flow == "N",
                 "tables": tables,
             }
         )
