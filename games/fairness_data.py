@@ -8,6 +8,14 @@ from pathlib import Path
 DATA_PATH = Path(__file__).resolve().parent / "fairness_data.json"
 
 
+def dumps(payload: dict) -> str:
+    """The data file's text: one line per variant and table size, so that a re-measured
+    row shows as one changed line."""
+    head = {k: v for k, v in payload.items() if k != "rows"}
+    rows = ",\n".join(json.dumps(row, separators=(",", ":")) for row in payload["rows"])
+    return json.dumps(head)[:-1] + ', "rows": [\n' + rows + "\n]}\n"
+
+
 EMPTY = {"rounds": {"screen": 0, "candidate": 0, "final": 0}, "rows": []}
 
 

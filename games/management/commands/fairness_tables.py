@@ -12,7 +12,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from games import fairness_search
+from games import fairness_data, fairness_search
 from games.fairness_data import DATA_PATH
 
 START = "<!-- tables:start (written by manage.py fairness_tables) -->"
@@ -53,7 +53,7 @@ class Command(BaseCommand):
                 "cpu_seconds": round(sum(r["cpu_seconds"] for r in found)),
                 "rows": found,
             }
-            data_path.write_text(json.dumps(payload, indent=1) + "\n")
+            data_path.write_text(fairness_data.dumps(payload))
             self.stderr.write(f"wrote {data_path} in {payload['wall_seconds']} s")
         if write:
             from games.fairness_report import render_tables
