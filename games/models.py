@@ -192,6 +192,9 @@ class Round(models.Model):
     #: that changing today's deal never turns an old round into "not verified".
     deal_version = models.PositiveSmallIntegerField(default=1)
     deal_start = models.PositiveSmallIntegerField(default=0)
+    #: Cards dealt to each seat, by seat number (deal version 2 on); None for version 1,
+    #: whose counts follow from the start.
+    deal_counts = models.JSONField(null=True, blank=True, default=None)
     #: The replay link's unguessable id.
     replay_id = models.CharField(max_length=32, unique=True, default=new_replay_id)
     #: The hands as dealt, before the initial discard.

@@ -115,6 +115,7 @@ def room_state(room: Room, event: dict | None = None, loaded: tuple | None = Non
             "dealt": current.dealt,
             "deal_version": current.deal_version,
             "deal_start": current.deal_start,
+            "deal_counts": current.deal_counts,
         }
     return state
 

@@ -6,6 +6,7 @@ from lobby import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
+    path("fairness/", views.fairness, name="fairness"),
     path("new/", views.new_game, name="new_game"),
     path("r/<str:code>/", views.room, name="room"),
     path("r/<str:code>/start/", views.start, name="start"),

@@ -19,6 +19,7 @@ from games.identity import GUEST_KEY, Actor, actor_from_request
 from games.labels import VARIANT_NAMES
 from games.models import Room
 from games.replay import replay_steps
+from lobby import fairness as fairness_page
 from lobby.forms import VARIANT_HELP, JoinForm, NewGameForm, SignUpForm
 from lobby.profile import record as player_record
 
@@ -53,7 +54,12 @@ def home(request):
 
 
 def rules(request):
-    return render(request, "pages/rules.html")
+    return render(request, "pages/rules.html", fairness_page.dealing_rows())
+
+
+def fairness(request):
+    """How often each seat loses, by game, table size and deal (measured beforehand)."""
+    return render(request, "pages/fairness.html", fairness_page.page_context())
 
 
 @require_http_methods(["GET", "POST"])
@@ -170,6 +176,7 @@ def replay(request, replay_id: str):
         # never by today's dealing tables.
         "deal_version": rnd.deal_version,
         "deal_start": rnd.deal_start,
+        "deal_counts": rnd.deal_counts,
         "steps": replay_steps(rnd),
     }
     return render(request, "lobby/replay.html", {"room": room, "round": rnd, "replay": data})

@@ -12,8 +12,9 @@ from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games import charts
 from games.labels import MODE_NAMES
-from telemetry import charts, schema
+from telemetry import schema
 from telemetry.report import RECONNECT_BUCKETS, Report
 from telemetry.services import RETENTION_DAYS
 

@@ -73,6 +73,45 @@ def deal_cards(cards: list[str], players: int, first_seat: int) -> list[list[str
     return hands
 
 
+def check_counts(variant: Variant, players: int, counts) -> list[int]:
+    """``counts`` (cards per seat) as a list, if it is a deal of this variant's deck to
+    ``players`` seats: one whole number per seat, each at least 1, summing to the number
+    of cards dealt. Anything else raises ``ValueError`` saying what is wrong."""
+    if isinstance(counts, (str, bytes)) or not isinstance(counts, (list, tuple)):
+        raise ValueError(
+            f"the counts must be a list of whole numbers, one per seat, not {counts!r}"
+        )
+    if len(counts) != players:
+        raise ValueError(f"the counts must give one number per seat ({players}), not {len(counts)}")
+    if not all(isinstance(c, int) and not isinstance(c, bool) for c in counts):
+        raise ValueError(f"the counts must be whole numbers, not {list(counts)!r}")
+    if min(counts) < 1:
+        raise ValueError(f"every seat must be dealt at least one card, not {list(counts)!r}")
+    if sum(counts) != variant.deck_size:
+        raise ValueError(
+            f"the counts must add up to the {variant.deck_size} cards {variant.name} deals, "
+            f"not {sum(counts)} ({'+'.join(map(str, counts))})"
+        )
+    return list(counts)
+
+
+def deal_by_counts(cards: list[str], counts: list[int], first_seat: int) -> list[list[str]]:
+    """Deal ``cards`` in order, one at a time clockwise from ``first_seat``, skipping a seat
+    once it holds its count (``counts[seat]``). With round-robin counts from the same
+    start this is exactly ``deal_cards``."""
+    players = len(counts)
+    if sum(counts) != len(cards):
+        raise ValueError(f"the counts add up to {sum(counts)}, but {len(cards)} cards are dealt")
+    hands: list[list[str]] = [[] for _ in range(players)]
+    seat = first_seat % players
+    for card in cards:
+        while len(hands[seat]) >= counts[seat]:
+            seat = (seat + 1) % players
+        hands[seat].append(card)
+        seat = (seat + 1) % players
+    return hands
+
+
 def dealt_counts(
     variant: Variant,
     players: int,

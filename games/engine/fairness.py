@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 
 from .computer import play_out
-from .dealing import deal_start_offset
+from .dealing import check_counts, deal_start_offset, dealt_counts
 from .round import RoundState
 from .variants import get_variant
 
@@ -39,6 +39,8 @@ class FairnessReport:
     deal: str
     #: The first seat dealt to, counted clockwise from the dealer.
     deal_offset: int
+    #: Cards dealt to each seat, dealer first.
+    counts: tuple[int, ...]
     rounds: int
     #: losses[i]: rounds lost by the seat i places clockwise from the dealer.
     losses: tuple[int, ...]
@@ -69,6 +71,7 @@ class FairnessReport:
             "players": self.players,
             "deal": self.deal,
             "deal_offset": self.deal_offset,
+            "counts": list(self.counts),
             "engine": self.engine,
             "rounds": self.rounds,
             "lose_rate": self.lose_rate,
@@ -78,6 +81,20 @@ class FairnessReport:
         }
 
 
+def parse_deal(text: str | None) -> str | tuple[int, ...] | None:
+    """A deal as named on the command line: ``fair``, ``traditional``, or per-seat counts,
+    dealer first, like ``13,10,10,10,10``. Anything else raises ``ValueError``."""
+    if text is None or text in ("fair", "traditional"):
+        return text
+    parts = text.split(",")
+    if not all(p.strip().isdigit() for p in parts):
+        raise ValueError(
+            f"--deal must be fair, traditional or cards per seat, dealer first, "
+            f"like 13,10,10,10,10; not {text!r}"
+        )
+    return tuple(int(p) for p in parts)
+
+
 def simulate(
     variant: str,
     players: int,
@@ -85,18 +102,31 @@ def simulate(
     *,
     deal: str | None = None,
     deal_offset: int | None = None,
+    counts: list[int] | tuple[int, ...] | None = None,
     seed: int | None = None,
     engine: str = "fast",
     options: dict | None = None,
 ) -> FairnessReport:
-    """Play ``rounds`` rounds with the dealer at seat 0 and report each seat's losses."""
+    """Play ``rounds`` rounds with the dealer at seat 0 and report each seat's losses.
+
+    The deal is ``counts`` (cards per seat, dealer first; dealt one at a time clockwise
+    from ``deal_offset``, default the dealer's left, skipping full seats), else the start
+    ``deal_offset``, else the named ``deal`` (default: the variant's).
+    """
     v = get_variant(variant)
     v.check_players(players)
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise ValueError(f"the number of rounds must be a positive whole number, not {rounds!r}")
-    deal = deal or v.dealing
-    if deal_offset is None:
-        deal_offset = deal_start_offset(v, players, deal)
+    if counts is not None:
+        counts = tuple(check_counts(v, players, counts))
+        deal = "counts"
+        if deal_offset is None:
+            deal_offset = 1 % players
+    else:
+        deal = deal or v.dealing
+        if deal_offset is None:
+            deal_offset = deal_start_offset(v, players, deal)
+        counts = tuple(dealt_counts(v, players, 0, deal_offset=deal_offset))
     options = options or {}
     if engine == "fast":
         from . import fastsim  # numpy is only needed here
@@ -105,13 +135,15 @@ def simulate(
             v,
             players,
             rounds,
-            deal_offset=deal_offset,
+            counts=counts,
             seed=seed,
             same_colour_pairs=bool(options.get("same_colour_pairs")),
         )
         losses, total_draws = tuple(int(x) for x in result.losses), result.total_draws
     elif engine == "full":
-        losses, total_draws = _simulate_full(v.key, players, rounds, deal_offset, seed, options)
+        losses, total_draws = _simulate_full(
+            v.key, players, rounds, deal_offset, counts, seed, options
+        )
     else:
         raise ValueError(f"unknown engine {engine!r}; choose fast or full")
     return FairnessReport(
@@ -119,6 +151,7 @@ def simulate(
         players=players,
         deal=deal,
         deal_offset=deal_offset,
+        counts=counts,
         rounds=rounds,
         losses=losses,
         total_draws=total_draws,
@@ -127,13 +160,21 @@ def simulate(
 
 
 def _simulate_full(
-    variant: str, players: int, rounds: int, deal_offset: int, seed: int | None, options: dict
+    variant: str,
+    players: int,
+    rounds: int,
+    deal_offset: int,
+    counts: tuple[int, ...],
+    seed: int | None,
+    options: dict,
 ) -> tuple[tuple[int, ...], int]:
     rng = random.Random(seed)
     losses = [0] * players
     total_draws = 0
     for _ in range(rounds):
-        state = RoundState.deal(variant, players, 0, rng, options, deal_offset=deal_offset)
+        state = RoundState.deal(
+            variant, players, 0, rng, options, deal_offset=deal_offset, counts=counts
+        )
         play_out(state, rng)
         total_draws += state.draws
         if state.holder is not None:

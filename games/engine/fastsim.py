@@ -17,7 +17,7 @@ from functools import lru_cache
 import numpy as np
 
 from .cards import colour, rank
-from .dealing import deal_start_offset
+from .dealing import check_counts, deal_start_offset, dealt_counts
 from .variants import FLOW_FROM_PREVIOUS, Variant, get_variant
 
 
@@ -90,18 +90,25 @@ def simulate(
     *,
     deal_offset: int | None = None,
     deal: str | None = None,
+    counts: list[int] | tuple[int, ...] | None = None,
     seed: int | None = None,
     same_colour_pairs: bool = False,
     chunk: int = 200_000,
 ) -> FastResult:
     """Play ``rounds`` rounds with the dealer at seat 0 and count losses per seat.
 
-    ``deal_offset`` (the first seat dealt to) defaults to the variant's deal.
+    ``deal_offset`` (the first seat dealt to) defaults to the variant's deal. ``counts``
+    (cards per seat, dealer first) names any other deal instead: the deck is shuffled
+    uniformly, so which positions of it a seat receives does not matter, only how many.
     """
     variant = get_variant(variant)
     variant.check_players(players)
-    if deal_offset is None:
-        deal_offset = deal_start_offset(variant, players, deal)
+    if counts is None:
+        if deal_offset is None:
+            deal_offset = deal_start_offset(variant, players, deal)
+        counts = dealt_counts(variant, players, 0, deal_offset=deal_offset)
+    counts = check_counts(variant, players, counts)
+    bounds = np.concatenate([[0], np.cumsum(counts)])
     rng = np.random.default_rng(seed)
     cards, key_index = card_keys(variant, same_colour_pairs)
     card_bits = np.array([1 << k for k in key_index], dtype=np.uint32)
@@ -114,18 +121,71 @@ def simulate(
         decks = rng.permuted(np.broadcast_to(card_bits, (size, len(cards))), axis=1)[:, :dealt]
         hands = np.empty((size, players), dtype=np.uint32)
         for seat in range(players):
-            first_col = (seat - deal_offset) % players
-            hands[:, seat] = np.bitwise_xor.reduce(decks[:, first_col::players], axis=1)
+            hand = decks[:, bounds[seat] : bounds[seat + 1]]
+            hands[:, seat] = np.bitwise_xor.reduce(hand, axis=1)
         chunk_losses, chunk_draws = _play(variant, players, hands, rng)
-        losses += chunk_losses
-        total_draws += chunk_draws
+        losses += chunk_losses[0]
+        total_draws += int(chunk_draws[0])
         done += size
     return FastResult(losses=losses, total_draws=total_draws, rounds=rounds)
 
 
+def simulate_many(
+    variant: str | Variant,
+    players: int,
+    deals: list[list[int]],
+    rounds: int,
+    *,
+    seed: int | None = None,
+    same_colour_pairs: bool = False,
+    chunk: int = 200_000,
+) -> list[FastResult]:
+    """``simulate`` for many deals at once (each a count vector, dealer first), ``rounds``
+    rounds each, played side by side in the same arrays: much faster than one call per
+    deal when each deal gets few rounds (a search's first screening)."""
+    variant = get_variant(variant)
+    variant.check_players(players)
+    deals = [check_counts(variant, players, c) for c in deals]
+    rng = np.random.default_rng(seed)
+    cards, key_index = card_keys(variant, same_colour_pairs)
+    card_bits = np.array([1 << k for k in key_index], dtype=np.uint32)
+    dealt = variant.deck_size
+    # Each lane plays one round of one deal: lane -> deal index, rounds lanes per deal.
+    lanes = len(deals) * rounds
+    starts = np.array([np.concatenate([[0], np.cumsum(c)])[:-1] for c in deals])
+    ends = starts + np.array(deals)
+    losses = np.zeros((len(deals), players), dtype=np.int64)
+    draws = np.zeros(len(deals), dtype=np.int64)
+    for at in range(0, lanes, chunk):
+        groups = np.arange(at, min(at + chunk, lanes), dtype=np.int64) // rounds
+        size = groups.size
+        decks = rng.permuted(np.broadcast_to(card_bits, (size, len(cards))), axis=1)[:, :dealt]
+        hands = np.empty((size, players), dtype=np.uint32)
+        # The lanes of one deal are side by side: deal each run of lanes by slicing.
+        cuts = np.flatnonzero(np.diff(groups)) + 1
+        for lo, hi in zip(np.r_[0, cuts], np.r_[cuts, size], strict=True):
+            g = groups[lo]
+            for seat in range(players):
+                hand = decks[lo:hi, starts[g, seat] : ends[g, seat]]
+                hands[lo:hi, seat] = np.bitwise_xor.reduce(hand, axis=1)
+        chunk_losses, chunk_draws = _play(variant, players, hands, rng, groups, len(deals))
+        losses += chunk_losses
+        draws += chunk_draws
+    return [
+        FastResult(losses=losses[i], total_draws=int(draws[i]), rounds=rounds)
+        for i in range(len(deals))
+    ]
+
+
 def _play(
-    variant: Variant, players: int, hands: np.ndarray, rng: np.random.Generator
-) -> tuple[np.ndarray, int]:
+    variant: Variant,
+    players: int,
+    hands: np.ndarray,
+    rng: np.random.Generator,
+    groups: np.ndarray | None = None,
+    ngroups: int = 1,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Play every lane's round to the end: (losses[group, seat], draws[group])."""
     popcount16, select16 = _bit_tables()
     after, from_, alive_count = _seat_tables(players)
     n = players
@@ -141,20 +201,27 @@ def _play(
     else:
         drawer = from_[alive * n + 1 % n]
         giver = after[alive * n + np.maximum(drawer, 0)]
-    losses = np.zeros(n, dtype=np.int64)
-    total_draws = 0
+    if groups is None:
+        groups = np.zeros(lanes, dtype=np.int64)
+    losses = np.zeros(ngroups * n, dtype=np.int64)
+    total_draws = np.zeros(ngroups, dtype=np.int64)
+
+    step = 0  # draws made so far by every lane still playing
 
     def finish(stop: np.ndarray) -> None:
+        total_draws[:] += step * np.bincount(groups[stop], minlength=ngroups)
         holders = alive[stop]
+        which = groups[stop][holders != 0]
         holders = holders[holders != 0]
         # The one seat left: its index is log2 of its bit.
-        losses[:] += np.bincount(np.log2(holders).astype(np.int64), minlength=n)
+        seats = np.log2(holders).astype(np.int64)
+        losses[:] += np.bincount(which * n + seats, minlength=ngroups * n)
 
     stop = alive_count[alive] <= 1
     finish(stop)
     keep = ~stop
     masks = masks.reshape(lanes, n)[keep].reshape(-1)
-    alive, giver, drawer = alive[keep], giver[keep], drawer[keep]
+    alive, giver, drawer, groups = alive[keep], giver[keep], drawer[keep], groups[keep]
     while alive.size:
         live = alive.size
         base = np.arange(live, dtype=np.int64) * n
@@ -175,7 +242,7 @@ def _play(
         masks[gi] = g
         d = masks[di] ^ bit
         masks[di] = d
-        total_draws += live
+        step += 1
         alive &= ~(((g == 0).astype(np.int64) << giver) | ((d == 0).astype(np.int64) << drawer))
         stop = alive_count[alive] <= 1
         if variant.flow == FLOW_FROM_PREVIOUS:
@@ -188,5 +255,5 @@ def _play(
             finish(stop)
             keep = ~stop
             masks = masks.reshape(live, n)[keep].reshape(-1)
-            alive, giver, drawer = alive[keep], giver[keep], drawer[keep]
-    return losses, total_draws
+            alive, giver, drawer, groups = alive[keep], giver[keep], drawer[keep], groups[keep]
+    return losses.reshape(ngroups, n), total_draws

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .cards import colour, is_card, rank
-from .dealing import deal_cards, deal_start_offset, shuffled_deck
+from .dealing import check_counts, deal_by_counts, deal_cards, deal_start_offset, shuffled_deck
 from .errors import BadPosition, RoundOver
 from .options import Options
 from .variants import FLOW_FROM_PREVIOUS, Variant, get_variant
@@ -139,20 +139,30 @@ class RoundState:
         *,
         deal: str | None = None,
         deal_offset: int | None = None,
+        counts: list[int] | tuple[int, ...] | None = None,
     ) -> RoundState:
         """Shuffle the variant's deck with ``rng`` (anything with ``shuffle``), set aside its
         unseen card, and deal.
 
         ``deal`` picks fair or traditional (default: the variant's); ``deal_offset``
         overrides it with the first seat dealt to, counted clockwise from the dealer.
+        ``counts`` (cards per seat, by seat number) deals any other split: one card at a
+        time clockwise from that first seat, skipping a seat once it has its count. Counts
+        that are not a deal of this deck (wrong length, a seat without cards, a wrong
+        total) raise ``ValueError``.
         """
         variant = get_variant(variant)
         variant.check_players(players)
+        if counts is not None:
+            counts = check_counts(variant, players, counts)
         cards, removed = shuffled_deck(variant, rng)
         if deal_offset is None:
             deal_offset = deal_start_offset(variant, players, deal)
         first = (dealer + deal_offset) % players
-        hands = deal_cards(cards, players, first)
+        if counts is None:
+            hands = deal_cards(cards, players, first)
+        else:
+            hands = deal_by_counts(cards, counts, first)
         return cls.from_hands(variant, hands, dealer, options, removed=removed)
 
     # -- what anyone may ask --------------------------------------------------------

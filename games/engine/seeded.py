@@ -18,6 +18,11 @@ Version 1: shuffle the variant's deck in its canonical order by Fisher-Yates fro
 last position down (for ``i`` from ``len - 1`` to 1, swap positions ``i`` and
 ``below(i + 1)``); set aside the unseen card (Jiji-nuki: the last card; Old Maid: the
 last queen); deal the rest one card at a time clockwise from the record's start seat.
+
+Version 2: the same shuffle and set-aside as version 1; then deal one card at a time
+clockwise from the record's start seat, skipping a seat once it holds its count from the
+record's ``counts`` (cards per seat, by seat number). With the counts of a round-robin
+deal from the same start it gives exactly version 1's hands.
 """
 
 from __future__ import annotations
@@ -26,7 +31,14 @@ import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from .dealing import deal_cards, deal_start_offset, shuffled_deck
+from .dealing import (
+    check_counts,
+    deal_by_counts,
+    deal_cards,
+    deal_start_offset,
+    dealt_counts,
+    shuffled_deck,
+)
 from .options import Options
 from .round import RoundState
 from .variants import Variant, get_variant
@@ -34,7 +46,7 @@ from .variants import Variant, get_variant
 SEED_BYTES = 32
 
 #: The version new rounds are dealt with (stored on each round as ``deal_version``).
-DEAL_VERSION = 1
+DEAL_VERSION = 2
 
 
 def commitment(seed: bytes) -> str:
@@ -80,11 +92,13 @@ class DealRecord:
 
     ``version``: the seed-to-deal algorithm (``DEAL_VERSION`` when dealt). ``start``: the
     seat that received the first card (a seat number, not an offset from the dealer).
-    A later version that deals given per-seat counts adds its counts here.
+    ``counts``: how many cards each seat was dealt, by seat number (version 2; ``None``
+    for version 1, whose counts follow from the start).
     """
 
     version: int
     start: int
+    counts: tuple[int, ...] | None = None
 
 
 class UnknownDealVersion(ValueError):
@@ -97,20 +111,36 @@ def _deal_v1(variant: Variant, players: int, seed: bytes, record: DealRecord):
     return deal_cards(cards, players, record.start), removed
 
 
+def _deal_v2(variant: Variant, players: int, seed: bytes, record: DealRecord):
+    """Version 2 (module docstring): version 1's shuffle, dealt by the record's counts."""
+    cards, removed = shuffled_deck(variant, SeededRandom(seed))
+    return deal_by_counts(cards, list(record.counts), record.start), removed
+
+
 #: Every version this code can recompute: version -> (variant, players, seed, record) ->
 #: (dealt hands, cards set aside). Never change an entry; add a new version instead.
 DEALS: dict[int, Callable[[Variant, int, bytes, DealRecord], tuple[list, list]]] = {
     1: _deal_v1,
+    2: _deal_v2,
 }
 
+#: The versions whose record carries per-seat counts.
+VERSIONS_WITH_COUNTS = frozenset({2})
 
-def _check_record(record: DealRecord, players: int) -> None:
+
+def _check_record(record: DealRecord, variant: Variant, players: int) -> None:
     version, start = record.version, record.start
     if not isinstance(version, int) or isinstance(version, bool) or version not in DEALS:
         known = ", ".join(map(str, DEALS))
         raise UnknownDealVersion(f"unknown deal version {version!r}; known: {known}")
     if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < players:
         raise ValueError(f"the deal's start must be a seat from 0 to {players - 1}, not {start!r}")
+    if version in VERSIONS_WITH_COUNTS:
+        if record.counts is None:
+            raise ValueError(f"a version {version} deal record needs the per-seat counts")
+        check_counts(variant, players, record.counts)
+    elif record.counts is not None:
+        raise ValueError(f"a version {version} deal record has no counts")
 
 
 def deal_from_seed(
@@ -122,16 +152,20 @@ def deal_from_seed(
     *,
     version: int,
     start: int,
+    counts: list[int] | tuple[int, ...] | None = None,
 ) -> RoundState:
-    """The round dealt from ``seed`` by the deal record (``version``, ``start``).
+    """The round dealt from ``seed`` by the deal record (``version``, ``start``, and for
+    version 2 ``counts``, by seat number).
 
-    An unknown version raises ``UnknownDealVersion``; a bad seed, start, variant, player
-    count or dealer raises ``ValueError``.
+    An unknown version raises ``UnknownDealVersion``; a bad seed, start, counts, variant,
+    player count or dealer raises ``ValueError``.
     """
     variant = get_variant(variant)
     variant.check_players(players)
-    record = DealRecord(version=version, start=start)
-    _check_record(record, players)
+    if isinstance(counts, list):
+        counts = tuple(counts)
+    record = DealRecord(version=version, start=start, counts=counts)
+    _check_record(record, variant, players)
     hands, removed = DEALS[version](variant, players, seed, record)
     return RoundState.from_hands(variant, hands, dealer, options, removed=removed)
 
@@ -145,18 +179,26 @@ def new_deal(
 ) -> tuple[RoundState, DealRecord]:
     """A new round's deal by today's rules, and the record to store with it.
 
-    Today's rules: ``DEAL_VERSION``, starting at the seat that the variant's deal
-    (``dealing.deal_start_offset``) gives, counted clockwise from the dealer.
+    Today's rules: ``DEAL_VERSION`` (2), starting at the seat that the variant's deal
+    (``dealing.deal_start_offset``) gives, counted clockwise from the dealer, with the
+    counts of that round-robin deal (RULES.md 2.1: hands differ by at most one card).
     """
     variant = get_variant(variant)
     variant.check_players(players)
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
         raise ValueError(f"the dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
-    record = DealRecord(
-        version=DEAL_VERSION, start=(dealer + deal_start_offset(variant, players)) % players
-    )
+    counts = tuple(dealt_counts(variant, players, dealer))
+    start = (dealer + deal_start_offset(variant, players)) % players
+    record = DealRecord(version=DEAL_VERSION, start=start, counts=counts)
     state = deal_from_seed(
-        variant, players, dealer, seed, options, version=record.version, start=record.start
+        variant,
+        players,
+        dealer,
+        seed,
+        options,
+        version=record.version,
+        start=record.start,
+        counts=record.counts,
     )
     return state, record
 
@@ -172,10 +214,11 @@ def verify(
     removed: list[str],
     deal_version: int,
     deal_start: int,
+    deal_counts: list[int] | None = None,
     options: dict | None = None,
 ) -> bool:
     """True when the revealed seed matches the commitment and, dealt by the round's stored
-    deal record (``deal_version``, ``deal_start``), recomputes this deal.
+    deal record (``deal_version``, ``deal_start``, ``deal_counts``), recomputes this deal.
 
     Never raises: anything that does not check out (an unknown version, a bad seed or
     start, an unknown variant) is simply not verified.
@@ -190,8 +233,15 @@ def verify(
         return False
     try:
         again = deal_from_seed(
-            variant, players, dealer, seed, options, version=deal_version, start=deal_start
+            variant,
+            players,
+            dealer,
+            seed,
+            options,
+            version=deal_version,
+            start=deal_start,
+            counts=deal_counts,
         )
-    except ValueError:
+    except (ValueError, TypeError):
         return False
     return again.dealt == dealt and list(again.removed) == list(removed)

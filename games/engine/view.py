@@ -160,6 +160,7 @@ def view_for(state: dict, viewer: Viewer | None = None) -> dict:
             "dealt": rnd["dealt"] if over else None,
             "deal_version": rnd["deal_version"] if over else None,
             "deal_start": rnd["deal_start"] if over else None,
+            "deal_counts": rnd.get("deal_counts") if over else None,
             "ranking": (round_state["finish_order"] + _holding(hands)) if over else None,
         }
     return view

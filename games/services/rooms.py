@@ -207,6 +207,7 @@ def _deal_round(room: Room, match: Match, number: int, dealer: int) -> Round:
         commitment=seeded.commitment(seed),
         deal_version=record.version,
         deal_start=record.start,
+        deal_counts=None if record.counts is None else list(record.counts),
         dealt=state.dealt,
         removed=list(state.removed),
         state=state.to_dict(),

@@ -6,6 +6,7 @@ from collections import Counter
 import pytest
 
 from games.engine import RoundState, dealt_counts, get_variant, rank
+from games.engine.dealing import check_counts, deal_by_counts
 
 
 @pytest.mark.parametrize(
@@ -89,3 +90,62 @@ def test_the_deal_is_deterministic_for_a_given_random():
 def test_unknown_deal_is_refused():
     with pytest.raises(ValueError, match="fair or traditional"):
         RoundState.deal("babanuki", 4, 0, random.Random(1), deal="generous")
+
+
+# The engine contract (issue 14): any valid counts, and a clear refusal of the rest.
+
+
+@pytest.mark.parametrize(
+    ("variant", "counts"),
+    [
+        ("babanuki", [13, 10, 10, 10, 10]),
+        ("jijinuki", [9, 7, 7, 7, 7, 7, 7]),
+        ("old_maid", [1, 50]),
+        ("schwarzer_peter", [7, 9, 7, 8]),
+    ],
+)
+def test_a_round_can_be_dealt_with_any_valid_counts(variant, counts):
+    players = len(counts)
+    for dealer in range(players):
+        state = RoundState.deal(variant, players, dealer, random.Random(dealer), counts=counts)
+        assert [len(h) for h in state.dealt] == counts
+        # The same hands through from_hands: any split of the deck is a round.
+        again = RoundState.from_hands(variant, state.dealt, dealer, removed=state.removed)
+        assert again.hands == state.hands
+        rng = random.Random(7)
+        while not state.over:
+            state.draw(rng.randrange(state.count(state.giver)))
+        assert state.holder is not None
+
+
+@pytest.mark.parametrize(
+    ("counts", "message"),
+    [
+        ([14, 13, 13], "one number per seat \\(4\\), not 3"),
+        ([14, 13, 13, 13, 0], "one number per seat \\(4\\), not 5"),
+        ([14, 13, 13, 12], "add up to the 53 cards Babanuki deals, not 52"),
+        ([27, 26, 0, 0], "every seat must be dealt at least one card"),
+        ([28, 26, 0, -1], "every seat must be dealt at least one card"),
+        ([14, 13, 13, 13.0], "whole numbers"),
+        ([14, 13, 13, True], "whole numbers"),
+        ("14,13,13,13", "must be a list"),
+        (None, None),
+    ],
+)
+def test_counts_that_are_no_deal_are_refused(counts, message):
+    if counts is None:
+        assert check_counts(get_variant("babanuki"), 4, (14, 13, 13, 13)) == [14, 13, 13, 13]
+        return
+    with pytest.raises(ValueError, match=message):
+        check_counts(get_variant("babanuki"), 4, counts)
+    with pytest.raises(ValueError, match=message):
+        RoundState.deal("babanuki", 4, 0, random.Random(1), counts=counts)
+
+
+def test_deal_by_counts_goes_round_skipping_full_seats():
+    cards = [f"c{i}" for i in range(9)]
+    hands = deal_by_counts(cards, [1, 5, 3], 2)
+    # From seat 2: 2, 0, 1, 2, 1, 2, 1, 1, 1 (seat 0 full after one, seat 2 after three).
+    assert hands == [["c1"], ["c2", "c4", "c6", "c7", "c8"], ["c0", "c3", "c5"]]
+    with pytest.raises(ValueError, match="add up to 8, but 9 cards"):
+        deal_by_counts(cards, [1, 4, 3], 0)

@@ -7,6 +7,7 @@ import pytest
 
 from games.engine import RoundState, play_out
 from games.engine.fairness import simulate, wilson_interval
+from games.engine.fastsim import simulate_many
 
 FULL_ROUNDS = 4000
 FAST_ROUNDS = 400_000
@@ -15,12 +16,15 @@ FAST_ROUNDS = 400_000
 Z_LIMIT = 4.5
 
 
-def full_engine_rounds(variant, players, rounds, seed, deal_offset, options):
+def full_engine_rounds(variant, players, rounds, seed, deal_offset, options, counts=None):
     rng = random.Random(seed)
     losses, draws = [0] * players, []
     for _ in range(rounds):
         state = play_out(
-            RoundState.deal(variant, players, 0, rng, options, deal_offset=deal_offset), rng
+            RoundState.deal(
+                variant, players, 0, rng, options, deal_offset=deal_offset, counts=counts
+            ),
+            rng,
         )
         losses[state.holder] += 1
         draws.append(state.draws)
@@ -57,6 +61,36 @@ def test_fast_path_agrees_with_the_full_engine(variant, players, options):
     fast = simulate(variant, players, FAST_ROUNDS, seed=11, options=options)
     losses, draws = full_engine_rounds(variant, players, FULL_ROUNDS, 5, fast.deal_offset, options)
     assert worst_z(losses, draws, fast) < Z_LIMIT
+
+
+@pytest.mark.parametrize(
+    ("variant", "counts"),
+    [
+        ("babanuki", (13, 10, 10, 10, 10)),
+        ("schwarzer_peter", (7, 9, 7, 8)),
+        ("jijinuki", (9, 14, 14, 14)),
+    ],
+)
+def test_fast_path_agrees_with_the_full_engine_for_any_counts(variant, counts):
+    players = len(counts)
+    fast = simulate(variant, players, FAST_ROUNDS, seed=12, counts=counts)
+    assert fast.counts == counts
+    losses, draws = full_engine_rounds(variant, players, FULL_ROUNDS, 6, 1, {}, counts)
+    assert worst_z(losses, draws, fast) < Z_LIMIT
+
+
+def test_many_deals_side_by_side_agree_with_one_at_a_time():
+    deals = [[13, 10, 10, 10, 10], [10, 11, 11, 11, 10], [11, 10, 10, 11, 11]]
+    many = simulate_many("babanuki", 5, deals, 100_000, seed=1, chunk=70_000)
+    for counts, together in zip(deals, many, strict=True):
+        alone = simulate("babanuki", 5, FAST_ROUNDS, seed=2, counts=counts)
+        assert together.rounds == 100_000 and sum(together.losses) == 100_000
+        for seat in range(5):
+            p, q = together.losses[seat] / 100_000, alone.lose_rate[seat]
+            se = math.sqrt(q * (1 - q) * (1 / 100_000 + 1 / FAST_ROUNDS))
+            assert abs(p - q) / se < Z_LIMIT, (counts, seat)
+        mean = together.total_draws / 100_000
+        assert abs(mean - alone.mean_draws) < 0.3
 
 
 def test_the_comparison_notices_a_real_difference():

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import RoundState, deal_start_offset, get_variant
+from games.engine import RoundState, deal_start_offset, dealt_counts, get_variant
+from games.engine.dealing import shuffled_deck
 from games.engine.seeded import (
     DEAL_VERSION,
     SEED_BYTES,
@@ -37,6 +38,19 @@ def test_the_worked_example_in_the_docs():
     ]
 
 
+def test_the_version_2_worked_example_in_the_docs():
+    counts = (13, 10, 10, 10, 10)
+    state = deal_from_seed("babanuki", 5, 0, SEED, version=2, start=1, counts=counts)
+    assert [h[:5] for h in state.dealt] == [
+        ["9H", "6S", "6H", "AS", "7H"],
+        ["AH", "9S", "QS", "KH", "2S"],
+        ["5C", "9C", "JS", "5D", "JD"],
+        ["JH", "JC", "6D", "KC", "3S"],
+        ["AC", "QH", "7S", "7C", "8H"],
+    ]
+    assert state.dealt[0][-3:] == ["9D", "4S", "3D"]  # the dealer's last three, in a row
+
+
 # Version 1, once released, never changes: old rounds are verified with it forever. If one
 # of these fails, the change belongs in a new version (seeded.DEALS), not in version 1.
 @pytest.mark.parametrize(
@@ -59,6 +73,110 @@ def test_version_1_deals_are_pinned(variant, players, start, digest):
     assert hashlib.sha256(dealt).hexdigest() == digest
 
 
+# Version 2 is pinned the same way, with counts no round-robin deal gives.
+@pytest.mark.parametrize(
+    ("variant", "start", "counts", "digest"),
+    [
+        (
+            "babanuki",
+            1,
+            (13, 10, 10, 10, 10),
+            "3a8955368c26b35f9db5418be4676a870332dd4cb689e7b206728e3526b2ca7d",
+        ),
+        (
+            "jijinuki",
+            2,
+            (7, 9, 9, 9, 9, 8),
+            "af2d5a36300041eb5bfb750b2507c4c9889e32fef6472848ceff415abfcb762f",
+        ),
+        (
+            "old_maid",
+            0,
+            (9, 7, 7, 7, 7, 7, 7),
+            "93c68d7850c5b79a00afcd6fc8cf1538a7d5d918d7844c5c5e070ab7ce840a76",
+        ),
+        (
+            "schwarzer_peter",
+            2,
+            (7, 9, 7, 8),
+            "abcc4b2e8e687d35907f94e52097aa4f431de3600a48a382a8a2894add2b8bc9",
+        ),
+    ],
+)
+def test_version_2_deals_are_pinned(variant, start, counts, digest):
+    state = deal_from_seed(variant, len(counts), 0, SEED, version=2, start=start, counts=counts)
+    assert [len(h) for h in state.dealt] == list(counts)
+    dealt = json.dumps([state.dealt, list(state.removed)]).encode()
+    assert hashlib.sha256(dealt).hexdigest() == digest
+
+
+def test_version_2_skips_a_seat_once_it_has_its_count():
+    """Version 2 deals the same shuffled cards as version 1, one at a time clockwise from
+    the start, passing over full seats: checked card by card against the shuffle."""
+    counts = (13, 10, 10, 10, 10)
+    state = deal_from_seed("babanuki", 5, 0, SEED, version=2, start=1, counts=counts)
+    cards, _removed = shuffled_deck(get_variant("babanuki"), SeededRandom(SEED))
+    # Ten full rounds from seat 1 (seats 1, 2, 3, 4, 0), then seat 0 alone takes three.
+    expected = [[] for _ in range(5)]
+    for i, card in enumerate(cards[:50]):
+        expected[(1 + i) % 5].append(card)
+    expected[0] += cards[50:]
+    assert state.dealt == expected
+
+
+@pytest.mark.parametrize("variant", ["babanuki", "jijinuki", "old_maid", "schwarzer_peter"])
+@pytest.mark.parametrize("players", [3, 4, 7])
+def test_version_2_with_round_robin_counts_is_version_1(variant, players):
+    for start in range(players):
+        counts = dealt_counts(get_variant(variant), players, 0, deal_offset=start)
+        one = deal_from_seed(variant, players, 0, SEED, version=1, start=start)
+        two = deal_from_seed(variant, players, 0, SEED, version=2, start=start, counts=counts)
+        assert one.dealt == two.dealt and one.removed == two.removed
+
+
+@pytest.mark.parametrize(
+    ("counts", "message"),
+    [
+        (None, "needs the per-seat counts"),
+        ((13, 10, 10, 10), "one number per seat"),
+        ((13, 10, 10, 10, 9), "add up to the 53 cards"),
+        ((43, 10, 0, 0, 0), "at least one card"),
+        ((13, 10, 10, 10, 10.0), "whole numbers"),
+        ("13,10,10,10,10", "must be a list"),
+    ],
+)
+def test_version_2_counts_that_are_no_deal_are_refused(counts, message):
+    with pytest.raises(ValueError, match=message):
+        deal_from_seed("babanuki", 5, 0, SEED, version=2, start=1, counts=counts)
+
+
+def test_version_1_takes_no_counts():
+    with pytest.raises(ValueError, match="version 1 deal record has no counts"):
+        deal_from_seed("babanuki", 4, 0, SEED, version=1, start=1, counts=(14, 13, 13, 13))
+
+
+def test_a_version_2_deal_verifies_and_other_counts_do_not():
+    counts = [10, 13, 10, 10, 10]  # seat 1 is the dealer
+    state = deal_from_seed("babanuki", 5, 1, SEED, version=2, start=2, counts=counts)
+    record = {
+        "variant": "babanuki",
+        "players": 5,
+        "dealer": 1,
+        "seed_hex": SEED.hex(),
+        "commitment_hex": commitment(SEED),
+        "dealt": state.dealt,
+        "removed": list(state.removed),
+        "deal_version": 2,
+        "deal_start": 2,
+        "deal_counts": counts,
+    }
+    assert verify(**record)
+    assert not verify(**{**record, "deal_counts": [10, 10, 13, 10, 10]})
+    assert not verify(**{**record, "deal_counts": None})
+    assert not verify(**{**record, "deal_counts": "10,13,10,10,10"})
+    assert not verify(**{**record, "deal_version": 1})
+
+
 @pytest.mark.parametrize("variant", ["babanuki", "jijinuki", "old_maid", "schwarzer_peter"])
 @pytest.mark.parametrize("players", [3, 5, 8])
 def test_version_1_is_the_deal_the_fairness_simulator_measures(variant, players):
@@ -78,7 +196,14 @@ def test_a_new_deal_records_todays_version_and_start(variant, players):
     dealer = 1
     state, record = new_deal(variant, players, dealer, SEED, {"same_colour_pairs": True})
     offset = deal_start_offset(get_variant(variant), players)
-    assert record == DealRecord(version=DEAL_VERSION, start=(dealer + offset) % players)
+    counts = tuple(dealt_counts(get_variant(variant), players, dealer))
+    assert DEAL_VERSION == 2
+    assert record == DealRecord(
+        version=DEAL_VERSION, start=(dealer + offset) % players, counts=counts
+    )
+    # Today's deal is a round-robin one (RULES.md 2.1): counts differ by at most one.
+    assert max(counts) - min(counts) <= 1
+    assert [len(h) for h in state.dealt] == list(counts)
     again = deal_from_seed(variant, players, dealer, SEED, version=1, start=record.start)
     assert state.dealt == again.dealt and state.removed == again.removed
     assert state.options.same_colour_pairs and state.dealer == dealer
@@ -144,6 +269,7 @@ def test_verification_uses_the_stored_start_not_todays_table():
     "change",
     [
         {"deal_version": 2},
+        {"deal_version": 3},
         {"deal_version": 0},
         {"deal_version": "1"},
         {"deal_version": None},
@@ -152,6 +278,7 @@ def test_verification_uses_the_stored_start_not_todays_table():
         {"deal_start": -1},
         {"deal_start": None},
         {"deal_start": "3"},
+        {"deal_counts": [14, 13, 13, 13]},
         {"variant": "snap"},
         {"players": 99},
         {"dealer": 9},
@@ -165,7 +292,7 @@ def test_a_record_that_does_not_check_out_is_not_verified_and_never_raises(chang
 
 
 def test_an_unknown_version_is_a_clear_error_when_dealing():
-    with pytest.raises(UnknownDealVersion, match="unknown deal version 7; known: 1"):
+    with pytest.raises(UnknownDealVersion, match="unknown deal version 7; known: 1, 2"):
         deal_from_seed("babanuki", 4, 0, SEED, version=7, start=0)
     with pytest.raises(ValueError, match="start must be a seat from 0 to 3"):
         deal_from_seed("babanuki", 4, 0, SEED, version=1, start=4)

@@ -57,8 +57,43 @@ def test_text_output_and_the_full_engine():
         (("--variant", "jijinuki", "--players", "2"), "3 to 8 players"),
         (("--variant", "babanuki", "--players", "9"), "2 to 8 players"),
         (("--variant", "babanuki", "--players", "4", "--rounds", "0"), "--rounds"),
+        (("--variant", "babanuki", "--players", "4", "--deal", "fairest"), "--deal must be"),
+        (("--variant", "babanuki", "--players", "4", "--deal", "14,13,13"), "one number per seat"),
+        (("--variant", "babanuki", "--players", "4", "--deal", "14,13,13,12"), "add up to the 53"),
+        (("--variant", "babanuki", "--players", "3", "--deal", "53,0,0"), "--deal must be|least"),
+        (("--variant", "babanuki", "--players", "3", "--deal", "27,-1,27"), "--deal must be"),
     ],
 )
 def test_refusals_say_what_is_wrong(args, message):
     with pytest.raises(CommandError, match=message):
         run(*args)
+
+
+def test_a_deal_named_by_its_counts():
+    data = json.loads(
+        run(
+            "--variant",
+            "babanuki",
+            "--players",
+            "5",
+            "--rounds",
+            "20000",
+            "--seed",
+            "3",
+            "--deal",
+            "13,10,10,10,10",
+            "--json",
+        )
+    )
+    assert data["deal"] == "counts" and data["counts"] == [13, 10, 10, 10, 10]
+    assert len(data["lose_rate"]) == 5
+
+
+@pytest.mark.parametrize(
+    ("deal", "counts"), [("fair", [14, 13, 13, 13]), ("traditional", [13, 14, 13, 13])]
+)
+def test_fair_and_traditional_report_their_counts(deal, counts):
+    args = ("--variant", "babanuki", "--players", "4", "--rounds", "2000", "--deal", deal)
+    data = json.loads(run(*args, "--json"))
+    assert data["deal"] == deal and data["counts"] == counts
+    assert "cards dealt " + "-".join(map(str, counts)) in run(*args)

@@ -8,7 +8,7 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from games import services
-from games.engine import seeded
+from games.engine import dealt_counts, get_variant, seeded
 from games.models import Draw, Room, Round
 from tests.games.conftest import HOST, Player, match_over, my_turn, play_to_match_end
 from tests.support import ply
@@ -40,7 +40,7 @@ async def test_versus_computer_to_the_match_end_then_rematch():
     # and matches the commitment.
     rnd = final["round"]
     record = await database_sync_to_async(
-        lambda: Round.objects.values("deal_version", "deal_start").get(
+        lambda: Round.objects.values("deal_version", "deal_start", "deal_counts").get(
             match__room=room, match__number=1, number=rnd["number"]
         )
     )()
@@ -55,6 +55,9 @@ async def test_versus_computer_to_the_match_end_then_rematch():
         options=final["room"]["options"],
         **record,
     )
+    # The table's own view of the finished round carries the same record.
+    counts = dealt_counts(get_variant("babanuki"), 4, rnd["dealer"])
+    assert rnd["deal_counts"] == record["deal_counts"] == counts
     assert len(final["match"]["rounds"]) == 3
     assert sorted(final["match"]["scores"]) != [0, 0, 0, 0]
     assert len(final["match"]["winners"]) == 1

@@ -1,7 +1,8 @@
 """static/js/verify.js, run under node, agrees with the Python reference
 (games/engine/seeded.py) on every variant, several player counts, same-colour pairs,
-deals from another start than today's table gives, and deals that must not verify: a
-swapped card, a changed seed, a wrong commitment, a wrong start, an unknown version."""
+deals from another start than today's table gives, both deal versions (version 2 also with
+counts outside the rules' round-robin), and deals that must not verify: a swapped card, a
+changed seed, a wrong commitment, a wrong start or counts, an unknown version."""
 
 import hashlib
 import json
@@ -26,10 +27,10 @@ def seed_for(name: str) -> bytes:
     return hashlib.sha256(name.encode()).digest()
 
 
-def record(variant, players, dealer, seed, start, options, version=1) -> dict:
+def record(variant, players, dealer, seed, start, options, version=1, counts=None) -> dict:
     """A finished round's deal as the replay page gives it to verify.js."""
     state = seeded.deal_from_seed(
-        variant, players, dealer, seed, options, version=version, start=start
+        variant, players, dealer, seed, options, version=version, start=start, counts=counts
     )
     return {
         "variant": variant,
@@ -42,7 +43,19 @@ def record(variant, players, dealer, seed, start, options, version=1) -> dict:
         "removed": list(state.removed),
         "deal_version": version,
         "deal_start": start,
+        "deal_counts": None if counts is None else list(counts),
     }
+
+
+def uneven_counts(variant: str, players: int, dealer: int) -> list[int]:
+    """Counts by seat that no round-robin deal gives: the dealer two cards short or over,
+    the rest spread as evenly as possible."""
+    deck = get_variant(variant).deck_size
+    own = deck // players + (-2 if deck // players > 2 else 2)
+    rest = deck - own
+    others = [rest // (players - 1) + (i < rest % (players - 1)) for i in range(players - 1)]
+    by_offset = [own, *others]
+    return [by_offset[(seat - dealer) % players] for seat in range(players)]
 
 
 def python_verdict(data: dict) -> str:
@@ -60,9 +73,13 @@ def cases_for(variant: str, players: int) -> list[tuple[str, dict, str]]:
     assert old != today
 
     state, deal = seeded.new_deal(variant, players, dealer, seed, options)
-    new = record(variant, players, dealer, seed, deal.start, options)
+    assert deal.version == 2
+    new = record(variant, players, dealer, seed, deal.start, options, 2, deal.counts)
     assert new["dealt"] == state.dealt
     good = record(variant, players, dealer, seed, old, options)
+    uneven = uneven_counts(variant, players, dealer)
+    v2 = record(variant, players, dealer, seed, old, options, 2, uneven)
+    assert [len(h) for h in v2["dealt"]] == uneven
 
     swapped = json.loads(json.dumps(good["dealt"]))
     swapped[0][0], swapped[1][-1] = swapped[1][-1], swapped[0][0]
@@ -83,10 +100,30 @@ def cases_for(variant: str, players: int) -> list[tuple[str, dict, str]]:
         ("another seed, the old commitment", {**good, "seed": other.hex()}, "failed"),
         ("a wrong commitment", {**good, "commitment": seeded.commitment(other)}, "failed"),
         ("the old round checked with today's start", {**good, "deal_start": today}, "failed"),
-        ("an unknown deal version", {**good, "deal_version": 2}, "failed"),
+        ("an unknown deal version", {**good, "deal_version": 3}, "failed"),
         ("a version given as text", {**good, "deal_version": "1"}, "failed"),
         ("a start that is no seat", {**good, "deal_start": players}, "failed"),
         ("no seed", {**good, "seed": None}, "failed"),
+        ("version 2, counts outside the round-robin", v2, "verified"),
+        ("version 2 without its counts", {**new, "deal_counts": None}, "failed"),
+        ("version 2, another start", {**v2, "deal_start": (old + 1) % players}, "failed"),
+        (
+            "version 2, counts that do not add up",
+            {**v2, "deal_counts": [*uneven[:-1], uneven[-1] + 1]},
+            "failed",
+        ),
+        (
+            "version 2, counts with a seat given none",
+            {**v2, "deal_counts": [0, *uneven[1:-1], uneven[-1] + uneven[0]]},
+            "failed",
+        ),
+        (
+            "version 2, the counts given as text",
+            {**v2, "deal_counts": ",".join(map(str, uneven))},
+            "failed",
+        ),
+        ("version 1 with counts", {**good, "deal_counts": uneven}, "failed"),
+        ("an unknown version with counts", {**v2, "deal_version": 3}, "failed"),
     ]
     if good["removed"]:
         tampered = json.loads(json.dumps(good["dealt"]))

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from games import selectors, services
-from games.engine import deal_start_offset, get_variant, seeded
+from games.engine import deal_start_offset, dealt_counts, get_variant, seeded
 from games.models import Room, Round
 from games.replay import ReplayMismatch, replay_steps
 
@@ -65,6 +65,7 @@ def redeal(rnd, start: int) -> None:
     Round.objects.filter(pk=rnd.pk).update(
         deal_version=1,
         deal_start=start,
+        deal_counts=None,
         dealt=state.dealt,
         removed=list(state.removed),
         state=state.to_dict(),
@@ -94,6 +95,7 @@ def verify_page_data(data: dict) -> bool:
         removed=data["removed"],
         deal_version=data["deal_version"],
         deal_start=data["deal_start"],
+        deal_counts=data.get("deal_counts"),
         options=data["options"],
     )
 
@@ -187,6 +189,8 @@ def test_the_replay_page_gives_the_deal_record_the_round_stored(client, variant,
     data = replay_data(client, rnd)
     assert data["deal_version"] == rnd.deal_version == seeded.DEAL_VERSION
     assert data["deal_start"] == rnd.deal_start == todays_start(room, rnd)
+    counts = dealt_counts(get_variant(room.variant), room.seat_count, rnd.dealer)
+    assert data["deal_counts"] == rnd.deal_counts == counts
     assert "deal_offset" not in data
     assert verify_page_data(data)
 

@@ -9,7 +9,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from telemetry import charts, report, schema
+from games import charts
+from telemetry import report, schema
 from telemetry.models import Event
 
 pytestmark = pytest.mark.django_db

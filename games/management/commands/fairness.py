@@ -1,4 +1,9 @@
-"""python manage.py fairness --variant V --players N --rounds R [--deal ...] [--json]"""
+"""python manage.py fairness --variant V --players N --rounds R [--deal D] [--json]
+
+``--deal`` is ``fair``, ``traditional`` or the cards per seat, dealer first, like
+``13,10,10,10,10`` (dealt one at a time clockwise from the dealer's left, skipping a seat
+once it has its count).
+"""
 
 import json
 import time
@@ -6,7 +11,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from games.engine import VARIANTS
-from games.engine.fairness import ENGINES, simulate
+from games.engine.fairness import ENGINES, parse_deal, simulate
 
 MAX_ROUNDS = 100_000_000
 
@@ -18,7 +23,12 @@ class Command(BaseCommand):
         parser.add_argument("--variant", required=True, choices=sorted(VARIANTS))
         parser.add_argument("--players", required=True, type=int)
         parser.add_argument("--rounds", type=int, default=100_000)
-        parser.add_argument("--deal", choices=["fair", "traditional"], default=None)
+        parser.add_argument(
+            "--deal",
+            default=None,
+            metavar="fair|traditional|COUNTS",
+            help="fair, traditional, or cards per seat, dealer first (e.g. 13,10,10,10,10)",
+        )
         parser.add_argument("--seed", type=int, default=None)
         parser.add_argument("--engine", choices=ENGINES, default="fast")
         parser.add_argument("--same-colour-pairs", action="store_true")
@@ -29,11 +39,14 @@ class Command(BaseCommand):
             raise CommandError(f"--rounds must be from 1 to {MAX_ROUNDS:,}")
         started = time.perf_counter()
         try:
+            deal = parse_deal(opts["deal"])
+            counts = deal if isinstance(deal, tuple) else None
             report = simulate(
                 opts["variant"],
                 opts["players"],
                 opts["rounds"],
-                deal=opts["deal"],
+                deal=None if counts else deal,
+                counts=counts,
                 seed=opts["seed"],
                 engine=opts["engine"],
                 options={"same_colour_pairs": opts["same_colour_pairs"]},
@@ -49,7 +62,8 @@ class Command(BaseCommand):
             return
         self.stdout.write(
             f"{report.variant}, {report.players} players, {report.deal} deal "
-            f"(first card to dealer+{report.deal_offset}), {report.rounds:,} rounds, "
+            f"(first card to dealer+{report.deal_offset}), cards dealt "
+            f"{'-'.join(map(str, report.counts))} (dealer first), {report.rounds:,} rounds, "
             f"{report.engine} engine"
         )
         self.stdout.write("seat (0 = dealer, then clockwise)   lose rate   95% interval")

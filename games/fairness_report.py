@@ -1,0 +1,204 @@
+"""docs/fairness.md's measured tables, written from games/fairness_data.json
+(``manage.py fairness_tables --write docs/fairness.md``)."""
+
+from __future__ import annotations
+
+from games.engine import VARIANTS
+from games.engine.dealing import MEASURED_FAIR_STARTS
+
+FLOW_NAMES = {"P": "flow P (draw from the player before you)", "N": "flow N (draw from your left)"}
+
+
+def _counts(counts) -> str:
+    return "-".join(map(str, counts))
+
+
+def _rates(report) -> str:
+    return " ".join(f"{x:.3f}" for x in report["lose_rate"])
+
+
+def _spread(report) -> str:
+    low, high = report["spread_95"]
+    return f"{report['spread']:.3f} ({low:.3f}–{high:.3f})"
+
+
+def _offset(offset) -> str:
+    return f"dealer+{offset}"
+
+
+def _line(label, first, report) -> str:
+    return (
+        f"| {label} | {first} | {_counts(report['counts'])} | {_rates(report)} | "
+        f"{_spread(report)} | {report['mean_draws']:.1f} |"
+    )
+
+
+def fairer_than(a: dict, b: dict) -> bool:
+    """``a``'s spread is meaningfully smaller than ``b``'s: the 95% intervals do not meet."""
+    return a["spread_95"][1] < b["spread_95"][0]
+
+
+def start_checks(data: dict) -> list[dict]:
+    """For every row where the fair deal's start is measured (MEASURED_FAIR_STARTS): the
+    chosen start, the fairest start at 200,000 rounds, and whether a million rounds show
+    the latter meaningfully fairer."""
+    checks = []
+    for row in data["rows"]:
+        key = (row["variant"], row["players"])
+        if key not in MEASURED_FAIR_STARTS:
+            continue
+        chosen, best = row["fair"], row["best_start"]
+        checks.append(
+            {
+                "variant": row["variant"],
+                "players": row["players"],
+                "chosen": MEASURED_FAIR_STARTS[key],
+                "best": best["offset"],
+                "chosen_spread": chosen,
+                "best_spread": best,
+                "meaningfully_fairer": best["offset"] != chosen["offset"]
+                and fairer_than(best, chosen),
+            }
+        )
+    return checks
+
+
+def render_tables(data: dict, start: str, end: str) -> str:
+    rows = {(r["variant"], r["players"]): r for r in data["rows"]}
+    rounds = data["rounds"]
+    out = [start, ""]
+    out += [
+        "### Summary: the default deal and the best deal outside the rules",
+        "",
+        "Spread = highest seat's lose rate minus the lowest's, with its 95% interval; "
+        f"{rounds['final']:,} rounds each.",
+        "",
+        "| variant | players | default deal | cards dealt | spread (95%) | best outside the rules "
+        "| spread (95%) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for variant in VARIANTS.values():
+        for n in range(variant.min_players, variant.max_players + 1):
+            row = rows.get((variant.key, n))
+            if row is None:
+                continue
+            default = row[row["default_deal"]]
+            outside = row["outside_best"]
+            out.append(
+                f"| {variant.name} | {n} | {row['default_deal']}, first card to "
+                f"{_offset(row['default_offset'])} | {_counts(default['counts'])} | "
+                f"{_spread(default)} | {_counts(outside['counts']) if outside else '–'} | "
+                f"{_spread(outside) if outside else '–'} |"
+            )
+    out.append("")
+
+    for variant in VARIANTS.values():
+        variant_rows = [
+            rows[(variant.key, n)]
+            for n in range(variant.min_players, variant.max_players + 1)
+            if (variant.key, n) in rows
+        ]
+        if not variant_rows:
+            continue
+        flow = FLOW_NAMES[variant.flow]
+        out += [
+            f"### {variant.name} (`{variant.key}`, {variant.deck_size} cards, {flow}; "
+            f"default deal: {variant.dealing})",
+            "",
+            f"{rounds['final']:,} rounds per row.",
+            "",
+            "| players | deal | first card to | cards dealt | lose rate by seat (dealer first) "
+            "| spread (95%) | mean draws |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for row in variant_rows:
+            n = row["players"]
+            shown = set()
+            for name in ("fair", "traditional"):
+                report = row[name]
+                label = f"{name}{' (default)' if name == row['default_deal'] else ''}"
+                out.append(f"| {n} | {_line(label, _offset(report['offset']), report)[2:]}")
+                shown.add(tuple(report["counts"]))
+            best = row["best_start"]
+            if tuple(best["counts"]) not in shown:
+                out.append(f"| {n} | {_line('fairest start', _offset(best['offset']), best)[2:]}")
+            if row["outside_best"]:
+                out.append(
+                    f"| {n} | {_line('best outside the rules', '–', row['outside_best'])[2:]}"
+                )
+        out += [
+            "",
+            f"Every round-robin start ({rounds['candidate']:,} rounds each; spread):",
+            "",
+        ]
+        for row in variant_rows:
+            seen = {}
+            for r in row["round_robin"]:
+                seen.setdefault(tuple(r["counts"]), []).append(r)
+            parts = []
+            for counts, same in seen.items():
+                offs = "/".join(_offset(r["offset"]) for r in same)
+                parts.append(f"{offs} ({_counts(counts)}): {same[0]['spread']:.3f}")
+            out.append(f"- {row['players']} players: " + "; ".join(parts))
+        out += [
+            "",
+            f"Outside the rules: the parity family searched ({rounds['screen']:,} rounds "
+            f"each to screen, then the best {rounds['candidate']:,}; the five fairest shown):",
+            "",
+        ]
+        for row in variant_rows:
+            top = "; ".join(
+                f"{_counts(r['counts'])}: {r['spread']:.3f}" for r in row["outside_top"][:5]
+            )
+            out.append(
+                f"- {row['players']} players, {row['screened']} count vectors screened: {top}"
+            )
+        width = max(r["players"] for r in variant_rows)
+        out += [
+            "",
+            "Which seat is special: the fairest deal found with the other parity at each seat "
+            f"({rounds['candidate']:,} rounds each):",
+            "",
+            "| players | " + " | ".join(f"special seat {_offset(i)}" for i in range(width)) + " |",
+            "|---|" + "---|" * width,
+        ]
+        for row in variant_rows:
+            cells = {b["special"]: b for b in row["by_special"]}
+            out.append(
+                f"| {row['players']} | "
+                + " | ".join(
+                    (
+                        f"{_counts(cells[i]['counts'])}: {cells[i]['spread']:.3f}"
+                        if i in cells
+                        else ""
+                    )
+                    for i in range(width)
+                )
+                + " |"
+            )
+        out.append("")
+
+    checks = start_checks(data)
+    if checks:
+        out += [
+            "### The measured fair-deal starts, checked again",
+            "",
+            "| variant | players | chosen start | spread (95%) | fairest start measured "
+            "| spread (95%) | meaningfully fairer? |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for c in checks:
+            out.append(
+                f"| {c['variant']} | {c['players']} | {_offset(c['chosen'])} | "
+                f"{_spread(c['chosen_spread'])} | {_offset(c['best'])} | "
+                f"{_spread(c['best_spread'])} | {'yes' if c['meaningfully_fairer'] else 'no'} |"
+            )
+        out.append("")
+    out += [
+        f"Measured in {data.get('wall_seconds', 0) / 60:.0f} minutes "
+        f"({data.get('cpu_seconds', 0) / 60:.0f} CPU minutes) by "
+        "`manage.py fairness_tables --search`, fast engine, at the lowest CPU priority.",
+        "",
+        end,
+    ]
+    return "\n".join(out)

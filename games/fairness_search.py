@@ -1,0 +1,195 @@
+"""The deal search behind docs/fairness.md and the fairness page (issue 14).
+
+For one variant and table size it measures, with the vectorised simulator:
+
+1. every start of the round-robin deal (the deals RULES.md 2.1 allows), 200,000 rounds
+   each;
+2. the *parity family*: count vectors within ±3 cards of an equal share that add up to
+   the deck, where one seat (the *special seat*) holds the other parity from every other
+   seat. The special seat is the dealer for flow P; for flow N (Schwarzer Peter) the
+   dealer, the seat on its left (the first drawer) and the seat after that (the first
+   seat drawn from) are all searched, because which seat plays the dealer's part there is
+   the question being tested. A second, smaller family (within ±2) puts the special seat
+   at every offset, in every variant, to test the argument itself. Every candidate is
+   screened with 10,000 rounds, the best are measured again with 200,000;
+3. 1,000,000 rounds for the default deal, the other round-robin deal (fair or
+   traditional), any round-robin start that looked fairer than the default, and the best
+   deal outside the rules.
+
+Results are plain dicts (JSON-ready), written by ``manage.py fairness_tables --search``
+to ``games/fairness_data.json``; nothing here runs when a page is served.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import zlib
+
+from games.engine import dealt_counts, get_variant
+from games.engine.dealing import deal_start_offset
+from games.engine.fairness import Z_95, wilson_interval
+from games.engine.fastsim import simulate_many
+from games.engine.variants import FAIR_DEAL, FLOW_FROM_PREVIOUS, TRADITIONAL_DEAL
+
+SCREEN_ROUNDS = 10_000
+CANDIDATE_ROUNDS = 200_000
+FINAL_ROUNDS = 1_000_000
+#: How many of the screened candidates outside the rules are measured again.
+REFINE = 8
+
+
+def parity_family(deck: int, players: int, special: int, width: float) -> list[tuple[int, ...]]:
+    """Count vectors (dealer first) within ``width`` of ``deck / players`` adding up to
+    ``deck``, where seat ``special`` holds the other parity from every other seat."""
+    share = deck / players
+    lo, hi = max(1, math.ceil(share - width)), math.floor(share + width)
+    found = []
+    for own in range(lo, hi + 1):
+        others = [c for c in range(lo, hi + 1) if c % 2 != own % 2]
+        for rest in itertools.product(others, repeat=players - 1):
+            if own + sum(rest) == deck:
+                counts = list(rest)
+                counts.insert(special, own)
+                found.append(tuple(counts))
+    return found
+
+
+def round_robin(variant, players: int) -> dict[int, tuple[int, ...]]:
+    """Every start's count vector (dealer first): offset from the dealer -> counts."""
+    return {
+        off: tuple(dealt_counts(variant, players, 0, deal_offset=off)) for off in range(players)
+    }
+
+
+def spread_interval(losses: list[int], rounds: int) -> tuple[float, float, float]:
+    """The spread (highest seat's loss rate minus the lowest's) and an approximate 95%
+    interval: normal approximation for the difference of the two extreme seats'
+    multinomial rates, clipped to [0, 1]."""
+    rates = [x / rounds for x in losses]
+    hi = max(range(len(rates)), key=rates.__getitem__)
+    lo = min(range(len(rates)), key=rates.__getitem__)
+    p, q = rates[hi], rates[lo]
+    spread = p - q
+    sd = math.sqrt(max(p * (1 - p) + q * (1 - q) + 2 * p * q, 0.0) / rounds)
+    return spread, max(0.0, spread - Z_95 * sd), min(1.0, spread + Z_95 * sd)
+
+
+def report(counts, result, **extra) -> dict:
+    losses = [int(x) for x in result.losses]
+    rounds = result.rounds
+    spread, low, high = spread_interval(losses, rounds)
+    return {
+        "counts": list(counts),
+        "rounds": rounds,
+        "losses": losses,
+        "lose_rate": [round(x / rounds, 6) for x in losses],
+        "lose_rate_95": [
+            [round(a, 6), round(b, 6)] for a, b in (wilson_interval(x, rounds) for x in losses)
+        ],
+        "spread": round(spread, 6),
+        "spread_95": [round(low, 6), round(high, 6)],
+        "mean_draws": round(result.total_draws / rounds, 3),
+        **extra,
+    }
+
+
+def _seed(*parts) -> int:
+    return zlib.crc32("/".join(map(str, parts)).encode())
+
+
+def measure(variant, players, deals, rounds, *parts) -> list:
+    return simulate_many(variant, players, [list(c) for c in deals], rounds, seed=_seed(*parts))
+
+
+def search_row(variant_key: str, players: int) -> dict:
+    """Everything measured for one variant and table size (see the module docstring)."""
+    variant = get_variant(variant_key)
+    deck = variant.deck_size
+    flow_p = variant.flow == FLOW_FROM_PREVIOUS
+    rr = round_robin(variant, players)
+    allowed = set(rr.values())
+
+    # 1. Every round-robin start.
+    starts = sorted(rr)
+    results = measure(
+        variant, players, [rr[o] for o in starts], CANDIDATE_ROUNDS, "rr", variant_key, players
+    )
+    rr_reports = [report(rr[o], r, offset=o) for o, r in zip(starts, results, strict=True)]
+
+    # 2. The parity family: screen, then measure the best again.
+    main_specials = [0] if flow_p else sorted({0, 1 % players, 2 % players})
+    family: dict[tuple[int, ...], set] = {}
+    for special in main_specials:
+        for c in parity_family(deck, players, special, 3):
+            family.setdefault(c, set()).add(special)
+    for special in range(players):
+        for c in parity_family(deck, players, special, 2):
+            family.setdefault(c, set()).add(special)
+    candidates = sorted(family)
+    screened = measure(variant, players, candidates, SCREEN_ROUNDS, "screen", variant_key, players)
+    screen = {c: report(c, r)["spread"] for c, r in zip(candidates, screened, strict=True)}
+    outside = [c for c in candidates if c not in allowed]
+    chosen = sorted(outside, key=lambda c: (screen[c], c))[:REFINE]
+    # The best screened deal for each special seat: the test of which seat is special.
+    by_special: dict[int, tuple[int, ...]] = {}
+    for c in candidates:
+        for special in family[c]:
+            best = by_special.get(special)
+            if best is None or (screen[c], c) < (screen[best], best):
+                by_special[special] = c
+    refine = sorted(set(chosen) | set(by_special.values()))
+    refined = measure(variant, players, refine, CANDIDATE_ROUNDS, "refine", variant_key, players)
+    refined_reports = {
+        c: report(c, r, special=sorted(family[c]), within_rules=c in allowed)
+        for c, r in zip(refine, refined, strict=True)
+    }
+    top = sorted(
+        (refined_reports[c] for c in chosen), key=lambda rep: (rep["spread"], rep["counts"])
+    )
+    specials = [{**refined_reports[by_special[s]], "special": s} for s in sorted(by_special)]
+
+    # 3. A million rounds for the deals that matter.
+    default_off = deal_start_offset(variant, players, variant.dealing)
+    fair_off = deal_start_offset(variant, players, FAIR_DEAL)
+    trad_off = deal_start_offset(variant, players, TRADITIONAL_DEAL)
+    best_rr = min(rr_reports, key=lambda rep: (rep["spread"], rep["offset"]))
+    finals = {
+        "fair": rr[fair_off],
+        "traditional": rr[trad_off],
+        "best_start": rr[best_rr["offset"]],
+        "outside_best": tuple(top[0]["counts"]) if top else None,
+    }
+    final_deals = sorted({c for c in finals.values() if c is not None})
+    final_results = measure(
+        variant, players, final_deals, FINAL_ROUNDS, "final", variant_key, players
+    )
+    final_reports = {c: report(c, r) for c, r in zip(final_deals, final_results, strict=True)}
+
+    def final(name: str, **extra):
+        c = finals[name]
+        return None if c is None else {**final_reports[c], **extra}
+
+    return {
+        "variant": variant_key,
+        "players": players,
+        "deck": deck,
+        "flow": variant.flow,
+        "default_deal": variant.dealing,
+        "default_offset": default_off,
+        "fair": final("fair", offset=fair_off),
+        "traditional": final("traditional", offset=trad_off),
+        "best_start": final("best_start", offset=best_rr["offset"]),
+        "outside_best": final("outside_best", special=top[0]["special"] if top else None),
+        "round_robin": rr_reports,
+        "screened": len(candidates),
+        "screened_outside_rules": len(outside),
+        "outside_top": top,
+        "by_special": specials,
+    }
+
+
+def rows() -> list[tuple[str, int]]:
+    from games.engine import VARIANTS
+
+    return [(v.key, n) for v in VARIANTS.values() for n in range(v.min_players, v.max_players + 1)]
