@@ -106,10 +106,12 @@ class Server:
             self.proc.wait(timeout=10)
 
     def stop(self) -> None:
+        """At a test's end: a second for a clean exit, then kill -9 (a server whose worker
+        thread is still busy would otherwise hold every test up for seconds)."""
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(timeout=3)
+                self.proc.wait(timeout=1)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
 

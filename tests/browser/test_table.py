@@ -131,6 +131,8 @@ def test_same_device_game_through_the_curtain(site, new_page, locale):
                 assert re.match(r"I am (Red|Green|Yellow): show my hand", button.text_content())
             button.click()
             curtains += 1
+            if locale != "en-US" and curtains >= 3:
+                return  # the curtain works in this language; English plays to the end
             continue
         try_draw(page)
     assert match_over(page)
