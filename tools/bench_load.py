@@ -131,12 +131,12 @@ class Groups:
 GROUPS: Groups | None = None
 
 
-def cpu_seconds() -> dict[str, float]:
-    """CPU seconds (user + system) used so far by each group of processes on the machine."""
+def processes():
+    """(group, the fields of ``/proc/PID/stat`` after the command's name) for every
+    process on the machine (``Groups`` says which group)."""
     global GROUPS
     if GROUPS is None:
         GROUPS = Groups()
-    totals: dict[str, float] = defaultdict(float)
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
@@ -148,9 +148,15 @@ def cpu_seconds() -> dict[str, float]:
         except OSError:
             continue
         comm = stat[stat.index("(") + 1 : stat.rindex(")")]
-        fields = stat[stat.rindex(")") + 2 :].split()
-        used = (int(fields[11]) + int(fields[12])) / _TICK
-        totals[GROUPS.of(int(name), comm, cmdline.replace(b"\0", b" "))] += used
+        group = GROUPS.of(int(name), comm, cmdline.replace(b"\0", b" "))
+        yield group, stat[stat.rindex(")") + 2 :].split()
+
+
+def cpu_seconds() -> dict[str, float]:
+    """CPU seconds (user + system) used so far by each group of processes on the machine."""
+    totals: dict[str, float] = defaultdict(float)
+    for group, fields in processes():
+        totals[group] += (int(fields[11]) + int(fields[12])) / _TICK
     own = resource.getrusage(resource.RUSAGE_SELF)
     totals["generator"] = own.ru_utime + own.ru_stime  # finer than /proc's ticks
     return totals
@@ -158,28 +164,9 @@ def cpu_seconds() -> dict[str, float]:
 
 def daphne_memory() -> list[float]:
     """The resident size of each Daphne process of the stack under test, in MiB."""
-    global GROUPS
-    if GROUPS is None:
-        GROUPS = Groups()
-    sizes = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat") as f:
-                stat = f.read()
-            with open(f"/proc/{name}/cmdline", "rb") as f:
-                cmdline = f.read()
-            with open(f"/proc/{name}/status") as f:
-                status = f.read()
-        except OSError:
-            continue
-        comm = stat[stat.index("(") + 1 : stat.rindex(")")]
-        if GROUPS.of(int(name), comm, cmdline.replace(b"\0", b" ")) != "daphne":
-            continue
-        kib = next(int(line.split()[1]) for line in status.splitlines() if line[:6] == "VmRSS:")
-        sizes.append(kib / 1024)
-    return sorted(sizes)
+    page = os.sysconf("SC_PAGE_SIZE")
+    rss = [int(fields[21]) * page for group, fields in processes() if group == "daphne"]
+    return sorted(size / 2**20 for size in rss)
 
 
 def busy_seconds() -> tuple[float, float]:
