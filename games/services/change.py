@@ -4,7 +4,9 @@ A change runs inside ``transaction.atomic()`` with the room's row locked, checks
 action answers the move the room is at (its *ply*: match, round and draw number), applies
 itself, and commits: the room's ``version`` moves on by one with a compare-and-swap (so
 the rule holds on SQLite too, where row locks do not exist), the server's next own move is
-planned (``Room.due_at``), and the new state is broadcast only after the commit.
+planned (``Room.due_at``), and the new state is broadcast only after the commit. A draw
+reads the room and its seats in one statement and writes everything in one more: its
+``Draw`` row and the round ride along with the swap (``Change.insert``, ``update``).
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ class Change:
         self.loaded: tuple | None = None
         #: The state this change committed (set by ``commit``).
         self.state: dict | None = None
-        #: Writes that go with the room's compare-and-swap (``write``).
+        #: Writes that go with the room's compare-and-swap (``insert``, ``update``): on
+        #: PostgreSQL the commit sends them and the swap as one statement.
         self.writes: list = []
 
     def insert(self, obj) -> None:

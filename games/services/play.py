@@ -22,7 +22,8 @@ _system_random = random.SystemRandom()
 
 def draw(*, room_id: int, actor: Actor, position: object, at: dict | None = None) -> Draw:
     """A human draws the card at ``position`` of the giver's hand; ``at`` names the move
-    they saw (match, round and draw number)."""
+    they saw (match, round and draw number). Returns the ``Draw`` row as written (its key
+    is not read back: it is written with the commit's own statement)."""
     if isinstance(position, bool) or not isinstance(position, int):
         raise ActionError("malformed", _("position must be a whole number."))
     with changing(room_id) as change:
