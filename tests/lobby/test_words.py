@@ -198,15 +198,7 @@ def test_an_unexpected_field_is_named_in_the_singular(client):
     ],
 )
 def test_the_invitation_counts_strikes_in_the_readers_language(client, host, language, limit, text):
-    room = services.create_room(
-        actor=services.Actor(user_id=host.pk),
-        name="hana",
-        variant="old_maid",
-        seat_count=2,
-        mode="friends",
-        strike_limit=limit,
-    )
-    page = client.get(f"/join/{room.token}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    page = invitation(client, host, language, variant="old_maid", strike_limit=limit)
     assert text in page
 
 
@@ -220,18 +212,18 @@ def test_the_invitation_counts_strikes_in_the_readers_language(client, host, lan
     ],
 )
 def test_the_invitation_counts_seats_in_the_readers_language(client, host, language, text):
-    room = services.create_room(
-        actor=services.Actor(user_id=host.pk),
-        name="hana",
-        variant="babanuki",
-        seat_count=2,
-        mode="friends",
-        rounds=3,
-    )
-    page = client.get(f"/join/{room.token}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    page = invitation(client, host, language, variant="babanuki", rounds=3)
     assert text in page
     if language == "en":
         assert "3 rounds, scored by finishing place" in page
+
+
+def invitation(client, host, language: str, **rules) -> str:
+    """The invitation page of a new two-seat friends room of ``host``'s, in ``language``."""
+    room = services.create_room(
+        actor=services.Actor(user_id=host.pk), name="hana", seat_count=2, mode="friends", **rules
+    )
+    return client.get(f"/join/{room.token}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
 
 
 # The lobby's live list.
