@@ -165,7 +165,7 @@ async def test_a_socket_that_keeps_sending_garbage_is_closed_and_others_play_on(
         output = await watcher.socket.receive_output(timeout=10)
         if output["type"] == "websocket.close":
             closed = output
-    assert closed["code"] == 1008
+    assert closed["code"] == 4429
     # Every other socket of the process is answered and the game goes on.
     await host.send(type="ping", ref="still-there")
     while (await host.receive()).get("ref") != "still-there":
