@@ -167,6 +167,15 @@ def _ply(action: dict) -> dict:
     return {name: action[name] for name in ("match", "round", "draw") if name in action}
 
 
+class NoSuchSocket(AsyncWebsocketConsumer):
+    """A socket for a path the site does not serve: accepted and closed with 4404, as a
+    socket for a room that does not exist is (a missing route would raise)."""
+
+    async def connect(self):
+        await self.accept()
+        await self.close(code=NO_SUCH_ROOM)
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     room_id: int | None = None
     #: The latest full state this socket was sent (server side: it holds every hand).

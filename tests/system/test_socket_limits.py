@@ -126,6 +126,9 @@ def test_the_doors_close_codes_reach_the_client(servers):
     async def scenario():
         return {
             "no such room": await code_for("/ws/rooms/ZZZZZZ/"),
+            "malformed code": await code_for("/ws/rooms/zz%E2%98%83/"),
+            "code too long": await code_for("/ws/rooms/ABCDEFGHJK/"),
+            "no such socket": await code_for("/ws/nothing/"),
             "private, no token": await code_for(f"/ws/rooms/{room.code}/"),
             "malformed token": await code_for(f"/ws/rooms/{room.code}/?t=%E2%98%83"),
             "wrong token": await code_for(f"/ws/rooms/{room.code}/?t=nope"),
@@ -138,6 +141,9 @@ def test_the_doors_close_codes_reach_the_client(servers):
 
     assert asyncio.run(scenario()) == {
         "no such room": 4404,
+        "malformed code": 4404,
+        "code too long": 4404,
+        "no such socket": 4404,
         "private, no token": 4403,
         "malformed token": 4403,
         "wrong token": 4403,
