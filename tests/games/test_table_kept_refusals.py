@@ -48,22 +48,25 @@ async def refused_without_queries(monkeypatch, player, frame: dict, code: str) -
     return error
 
 
-async def test_a_spectators_draw_is_refused_with_no_database_query(monkeypatch):
+@pytest.mark.parametrize(
+    "who, code, message",
+    [
+        ("spectator", "not_seated", "Only the players at this table may do that."),
+        ("player out of turn", "not_your_turn", "It is not your turn to draw."),
+    ],
+)
+async def test_a_spectators_or_out_of_turn_draw_is_refused_with_no_database_query(
+    monkeypatch, who, code, message
+):
     room, host, friend = await friends_table()
-    spectator = await Player.guest("eyes")
-    await spectator.connect(room.code, token=room.token)
-    frame = {"type": "draw", **ply(spectator.state, "draw"), "position": 0}
-    error = await refused_without_queries(monkeypatch, spectator, frame, "not_seated")
-    assert error["message"] == "Only the players at this table may do that."
-    assert await draw_count(room) == 0
-
-
-async def test_an_out_of_turn_draw_is_refused_with_no_database_query(monkeypatch):
-    room, host, friend = await friends_table()
-    waiting = friend if host.state["acting"] is not None else host
-    frame = {"type": "draw", **ply(waiting.state, "draw"), "position": 0}
-    error = await refused_without_queries(monkeypatch, waiting, frame, "not_your_turn")
-    assert error["message"] == "It is not your turn to draw."
+    if who == "spectator":
+        sender = await Player.guest("eyes")
+        await sender.connect(room.code, token=room.token)
+    else:
+        sender = friend if host.state["acting"] is not None else host
+    frame = {"type": "draw", **ply(sender.state, "draw"), "position": 0}
+    error = await refused_without_queries(monkeypatch, sender, frame, code)
+    assert error["message"] == message
     assert await draw_count(room) == 0
 
 
@@ -178,13 +181,19 @@ async def test_a_snapshot_older_than_the_sockets_state_is_not_sent(monkeypatch):
     assert socket.state["version"] == state["version"] + 2
 
 
-async def test_a_lost_broadcast_is_caught_up_one_grace_after_the_heartbeat(monkeypatch, settings):
+async def a_socket_one_change_behind(monkeypatch, settings):
+    """A socket whose heartbeat found the room one change ahead; the snapshots read."""
     settings.BROADCAST_GRACE_SECONDS = 0.05
     socket, state = await a_table_socket(monkeypatch)
     ahead = at_version(state, state["version"] + 1)
     reads = []
     monkeypatch.setattr(selectors, "snapshot", lambda room_id: reads.append(room_id) or ahead)
     await socket.beat(ahead["version"])
+    return socket, state, ahead, reads
+
+
+async def test_a_lost_broadcast_is_caught_up_one_grace_after_the_heartbeat(monkeypatch, settings):
+    socket, state, ahead, reads = await a_socket_one_change_behind(monkeypatch, settings)
     assert reads == []  # the beat does not wait out the grace
     await asyncio.wait_for(socket.catching_up, 10)
     assert reads == [socket.room_id]
@@ -192,12 +201,7 @@ async def test_a_lost_broadcast_is_caught_up_one_grace_after_the_heartbeat(monke
 
 
 async def test_a_broadcast_arriving_within_the_grace_needs_no_snapshot(monkeypatch, settings):
-    settings.BROADCAST_GRACE_SECONDS = 0.05
-    socket, state = await a_table_socket(monkeypatch)
-    ahead = at_version(state, state["version"] + 1)
-    reads = []
-    monkeypatch.setattr(selectors, "snapshot", lambda room_id: reads.append(room_id) or ahead)
-    await socket.beat(ahead["version"])
+    socket, state, ahead, reads = await a_socket_one_change_behind(monkeypatch, settings)
     await socket.room_changed({"state": ahead})
     await asyncio.wait_for(socket.catching_up, 10)
     assert reads == []
