@@ -255,6 +255,8 @@ WS_MAX_MESSAGE_BYTES = 2048
 # over the rate limit) within WS_INVALID_WINDOW_SECONDS is closed with 4429.
 WS_INVALID_FRAME_LIMIT = int(os.environ.get("WS_INVALID_FRAME_LIMIT", "30"))
 WS_INVALID_WINDOW_SECONDS = float(os.environ.get("WS_INVALID_WINDOW_SECONDS", "10"))
+# For this long after, the closed socket's address opens no new socket (handshake refused).
+WS_FLOOD_COOLDOWN_SECONDS = float(os.environ.get("WS_FLOOD_COOLDOWN_SECONDS", "10"))
 # Frames a table socket may send per second; the lobby socket only listens, so fewer.
 WS_TABLE_FRAMES_PER_SECOND = 20
 WS_LOBBY_FRAMES_PER_SECOND = int(os.environ.get("WS_LOBBY_FRAMES_PER_SECOND", "5"))

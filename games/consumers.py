@@ -214,10 +214,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.actor = actor_from_scope(self.scope)
         self.language = language_from_scope(self.scope)
         counted = limits.open_socket("table", self.scope)
+        if counted == limits.COOLING:  # just closed for flooding: no socket at all
+            await self.close()
+            return
         if counted is False:
             # Too many sockets from this address in this process: refused before any
             # database work, with a code the page reads (docs/protocol.md).
-            log.info("a table socket refused: too many from one address")
+            log.info("a table socket refused: too many from one address, or a flooder's")
             await self.accept()
             await self.close(code=TOO_MANY)
             return
@@ -277,6 +280,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             ref = exc.ref or ref
             if exc.code in INVALID and self.limits.refuse():
                 log.info("room %s: socket closed after repeated invalid frames", self.room_id)
+                limits.flooded(self.scope)
                 await self.close(code=TOO_MANY)
                 return
             await self.send_error(exc.code, exc.message, ref)

@@ -11,7 +11,11 @@ docs/operations.md ("Limits").
   (``rate_limited``).
 - **Refused frames**: past ``WS_INVALID_FRAME_LIMIT`` refused frames in
   ``WS_INVALID_WINDOW_SECONDS`` the socket is closed with ``TOO_MANY`` (4429), and from
-  then on every frame it sends is dropped unread and nothing more is sent to it.
+  then on every frame it sends is dropped unread and nothing more is sent to it. For
+  ``WS_FLOOD_COOLDOWN_SECONDS`` after, the address's handshakes are refused (HTTP 403)
+  before any database work: a flooder reconnecting in a loop would otherwise cost a room
+  lock and a broadcast to the whole room per connect, and every frame it sends on an
+  open socket costs Daphne its parsing, even dropped unread.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ TOO_MANY = 4429
 
 #: Open sockets per (kind, client address) in this process.
 _open: Counter = Counter()
+#: Client addresses closed for flooding, and until when their new sockets are refused.
+_cooling: dict[str, float] = {}
 
 
 def client_address(scope) -> str | None:
@@ -35,18 +41,50 @@ def client_address(scope) -> str | None:
     return client[0] if client else None
 
 
-def open_socket(kind: str, scope) -> tuple[str, str] | None | bool:
+#: ``open_socket``'s answer for an address cooling down after a flood: refuse the
+#: handshake itself (an HTTP 403, and the connection closed: no frame of it is read).
+COOLING = "cooling"
+
+
+def open_socket(kind: str, scope) -> tuple[str, str] | None | bool | str:
     """Count a socket of ``kind`` opening for its client address: the key to give back to
-    ``close_socket``, ``None`` when the scope names no client (nothing is counted), or
-    ``False`` when the address already has ``WS_SOCKETS_PER_CLIENT`` open."""
+    ``close_socket``, ``None`` when the scope names no client (nothing is counted),
+    ``False`` when the address already has ``WS_SOCKETS_PER_CLIENT`` open, or ``COOLING``
+    when one of its sockets was closed for flooding in the last
+    ``WS_FLOOD_COOLDOWN_SECONDS``."""
     address = client_address(scope)
     if address is None:
         return None
+    if cooling(address):
+        return COOLING
     key = (kind, address)
     if _open[key] >= settings.WS_SOCKETS_PER_CLIENT:
         return False
     _open[key] += 1
     return key
+
+
+def cooling(address: str) -> bool:
+    until = _cooling.get(address)
+    if until is None:
+        return False
+    if until > time.monotonic():
+        return True
+    del _cooling[address]
+    return False
+
+
+def flooded(scope) -> None:
+    """The socket of ``scope`` was closed for its refused frames: refuse its address's new
+    sockets for ``WS_FLOOD_COOLDOWN_SECONDS``."""
+    address = client_address(scope)
+    if address is None:
+        return
+    now = time.monotonic()
+    if len(_cooling) > 10_000:  # addresses long cooled down are forgotten
+        for old in [a for a, until in _cooling.items() if until <= now]:
+            del _cooling[old]
+    _cooling[address] = now + settings.WS_FLOOD_COOLDOWN_SECONDS
 
 
 def close_socket(key: tuple[str, str] | None) -> None:

@@ -43,6 +43,10 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         counted = limits.open_socket("lobby", self.scope)
+        if counted == limits.COOLING:  # just closed for flooding: no socket at all
+            self.limits.closed = True
+            await self.close()
+            return
         if counted is False:
             log.info("a lobby socket refused: too many from one address")
             self.limits.closed = True
@@ -72,6 +76,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
                 error = ("unknown_action", _("The lobby only listens."))
             if self.limits.refuse():
                 log.info("a lobby socket closed after repeated frames")
+                limits.flooded(self.scope)
                 await self.close(code=limits.TOO_MANY)
                 return
             await self.send_json({"type": "error", "code": error[0], "message": error[1]})

@@ -8,7 +8,7 @@ import time
 
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tests.support import needs_services
 from tests.system.test_processes import friends_room
@@ -259,4 +259,42 @@ def test_a_flooding_lobby_socket_is_rate_limited_then_closed_with_4429(servers):
     # of the burst is over the rate.
     assert codes == ["unknown_action"] * 5 + ["rate_limited"] * 25
     assert closed == 4429
+    assert_clean_log(server)
+
+
+def test_an_address_closed_for_flooding_opens_no_socket_until_its_cooldown_ends(servers):
+    room, (session, _) = friends_room(2, 2, rounds=1)
+    cooldown = 2.0
+    server = servers(
+        "cooldown", env={"WS_FLOOD_COOLDOWN_SECONDS": str(cooldown)}, args=["--proxy-headers"]
+    )
+    port, flooder = server.port, {"X-Forwarded-For": "203.0.113.5"}
+    path = f"/ws/rooms/{room.code}/"
+
+    async def handshake(headers) -> int | str:
+        try:
+            ws = await open_socket(port, path, session, headers=headers)
+        except InvalidStatus as refused:
+            return refused.response.status_code
+        return await first_message_or_close(ws)
+
+    async def scenario():
+        ws = await open_socket(port, path, session, headers=flooder)
+        await ws.recv()
+        await refuse(ws, 30)
+        await ws.send("{")
+        results = {"flood": await close_code(ws)}
+        closed_at = time.monotonic()
+        results["same address, at once"] = await handshake(flooder)
+        results["another address"] = await handshake({"X-Forwarded-For": "198.51.100.7"})
+        await asyncio.sleep(max(0.0, closed_at + cooldown + 0.2 - time.monotonic()))
+        results["same address, after the cooldown"] = await handshake(flooder)
+        return results
+
+    assert asyncio.run(scenario()) == {
+        "flood": 4429,
+        "same address, at once": 403,
+        "another address": "state",
+        "same address, after the cooldown": "state",
+    }
     assert_clean_log(server)
