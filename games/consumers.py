@@ -196,7 +196,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def __call__(self, scope, receive, send):
         try:
-            await super().__call__(scope, receive, send)
+            await super().__call__(scope, limits.dropping(receive, self.limits), send)
         except Exception:
             # The channel layer failed under this socket (games/outages.py closes it):
             # record the disconnect as for any closed socket ...

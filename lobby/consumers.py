@@ -36,7 +36,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def __call__(self, scope, receive, send):
         try:
-            await super().__call__(scope, receive, send)
+            await super().__call__(scope, limits.dropping(receive, self.limits), send)
         finally:
             limits.close_socket(self.counted)
             self.counted = None

@@ -107,10 +107,18 @@ async def test_the_kept_states_refusals_are_the_services_own(monkeypatch):
 
 
 async def test_frames_after_the_4429_close_are_dropped_unread(monkeypatch):
-    room, host, friend = await friends_table()
-    reads = []
+    reads, dispatched = [], []
     parse = consumers.parse_action
     monkeypatch.setattr(consumers, "parse_action", lambda *a: reads.append(a) or parse(*a))
+    dispatch = TableConsumer.dispatch
+
+    async def counting(socket, message):
+        dispatched.append(message["type"])
+        await dispatch(socket, message)
+
+    monkeypatch.setattr(TableConsumer, "dispatch", counting)
+    room, host, friend = await friends_table()
+    dispatched.clear()
     for _ in range(31):
         await host.socket.send_to(text_data="{")
     while (output := await host.socket.receive_output(timeout=10))["type"] != "websocket.close":
@@ -122,6 +130,8 @@ async def test_frames_after_the_4429_close_are_dropped_unread(monkeypatch):
     await host.socket.send_to(text_data=json.dumps({"type": "ping", "ref": "p"}))
     assert await host.socket.receive_nothing(timeout=0.5)
     assert len(reads) == 31
+    # Not even dispatched: a queued frame of a closed socket costs a get, not a task.
+    assert dispatched.count("websocket.receive") == 31
 
 
 @pytest.mark.parametrize(
