@@ -119,6 +119,7 @@ async def test_frames_after_the_4429_close_are_dropped_unread(monkeypatch):
     monkeypatch.setattr(TableConsumer, "dispatch", counting)
     room, host, friend = await friends_table()
     dispatched.clear()
+    reads.clear()
     for _ in range(31):
         await host.socket.send_to(text_data="{")
     while (output := await host.socket.receive_output(timeout=10))["type"] != "websocket.close":
