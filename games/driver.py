@@ -26,7 +26,8 @@ from games.outages import OUTAGES
 
 log = logging.getLogger(__name__)
 
-#: room id -> (its driver task, the event that wakes it); and the latest state known here.
+#: room id -> (its driver task, the event that wakes it); and the latest state known here,
+#: for the rooms being driven only (a driver that ends forgets its room's).
 _drivers: dict[int, tuple[asyncio.Task, asyncio.Event]] = {}
 _latest: dict[int, dict] = {}
 _sweeper: asyncio.Task | None = None
@@ -40,14 +41,16 @@ def ensure(room_id: int, state: dict | None = None) -> None:
     Given the room's new ``state``, the driver plans from it; a room where the server
     owes nothing starts no driver.
     """
-    if state is not None:
-        _remember(room_id, state)
     entry = _drivers.get(room_id)
     if entry is not None and not entry[0].done():
+        if state is not None:
+            _remember(room_id, state)
         entry[1].set()
         return
-    if state is not None and schedule.next_due(state) is None:
-        return
+    if state is not None:
+        if schedule.next_due(state) is None:
+            return  # nothing kept: only a running driver keeps its room's latest state
+        _remember(room_id, state)
     wake = asyncio.Event()
     task = asyncio.get_running_loop().create_task(_drive(room_id, wake))
     _drivers[room_id] = (task, wake)
