@@ -242,6 +242,8 @@ SEAT_GRACE_SECONDS = float(os.environ.get("SEAT_GRACE_SECONDS", "20"))
 # A socket refreshes its presence this often; one silent for the timeout counts as gone.
 HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "10"))
 PRESENCE_TIMEOUT_SECONDS = float(os.environ.get("PRESENCE_TIMEOUT_SECONDS", "30"))
+# A room's spectator count is sent at most this often (arrivals in between ride along).
+SPECTATOR_COUNT_SECONDS = float(os.environ.get("SPECTATOR_COUNT_SECONDS", "1"))
 # How often the sweep (one process at a time) looks for rooms whose computer turns,
 # takeovers or abandonment are due.
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "5"))

@@ -94,6 +94,62 @@ def lobby_changed() -> None:
     _group_send(LOBBY_GROUP, {"type": "lobby.changed", "rooms": lobby_rooms()})
 
 
-def spectators_changed(room_id: int, count: int) -> None:
-    """How many are watching: not part of the versioned state, so sent on its own."""
-    _group_send(group_name(room_id), {"type": "room.spectators", "count": count})
+#: Rooms whose spectator count is about to be sent by this process (``spectators_changed``).
+_counting: set[int] = set()
+
+
+def spectators_changed(room_id: int) -> None:
+    """How many are watching: not part of the versioned state, so sent on its own.
+
+    Coalesced per room: the first change in a quiet room sends the count
+    ``SPECTATOR_COUNT_SECONDS`` later, counted then, and the changes that come meanwhile
+    ride along with it. Sent at every arrival, a crowd of N spectators cost N counts and
+    N sends to every socket in the room: O(N²) frames.
+    """
+    loop = _server_loop() or _running_loop()
+    if loop is None:  # no server here (a command, a test calling services directly)
+        _send_count(room_id)
+        return
+    loop.call_soon_threadsafe(_count_soon, room_id)
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def _count_soon(room_id: int) -> None:
+    if room_id in _counting:
+        return
+    _counting.add(room_id)
+    asyncio.get_running_loop().create_task(_count_later(room_id))
+
+
+async def _count_later(room_id: int) -> None:
+    from channels.db import database_sync_to_async
+    from django.conf import settings
+
+    from games.selectors import spectator_count
+
+    try:
+        await asyncio.sleep(settings.SPECTATOR_COUNT_SECONDS)
+    finally:
+        _counting.discard(room_id)  # a change from now on sends again
+    try:
+        count = await database_sync_to_async(spectator_count, thread_sensitive=False)(room_id)
+    except Exception:  # the database is away: the next change or snapshot tells
+        log.warning("room %s: could not count its spectators", room_id)
+        return
+    await _send_after(None, get_channel_layer(), group_name(room_id), _count_message(count))
+
+
+def _send_count(room_id: int) -> None:
+    from games.selectors import spectator_count
+
+    _group_send(group_name(room_id), _count_message(spectator_count(room_id)))
+
+
+def _count_message(count: int) -> dict:
+    return {"type": "room.spectators", "count": count}

@@ -22,14 +22,17 @@ from games.services.change import changing
 from games.state import room_state
 
 
-def connect(*, room_id: int, actor: Actor, channel_name: str) -> dict:
+def connect(*, room_id: int, actor: Actor, channel_name: str) -> dict | None:
     """A socket opened: record it as its seats' connection (handing covered seats back to
-    their human) or as a spectator's. Returns the room's state."""
+    their human) or as a spectator's. Returns the room's state.
+
+    A spectator's socket takes no room lock and changes no version: it is a row of its
+    own, and the count reaches the room coalesced (``broadcast.spectators_changed``)."""
+    if not _seats_held(Seat.objects.filter(room_id=room_id), actor):
+        return _watch(room_id, channel_name)
     with changing(room_id) as change:
         room = change.room
-        mine = [
-            s for s in room.seats.all() if actor.controls(s) and not s.is_computer and not s.left
-        ]
+        mine = _seats_held(room.seats.all(), actor)
         now = timezone.now()
         back = []
         for seat in mine:
@@ -40,17 +43,28 @@ def connect(*, room_id: int, actor: Actor, channel_name: str) -> dict:
                 back.append(seat.index)
                 seat.covered, seat.away_since = False, None
                 seat.save(update_fields=["covered", "away_since"])
-        if not mine:
-            Watcher.objects.update_or_create(
-                channel_name=channel_name, defaults={"room_id": room_id, "last_seen": now}
-            )
-            _spectators_changed(room_id)
-            room.spectators_now += 1
+        if not mine:  # no longer seated since the look before the lock
+            return _watch(room_id, channel_name)
         unattended = room.unattended_since
         note_attendance(room)
         if back or room.unattended_since != unattended:
             return change.commit({"kind": "seat_back", "seats": back})
         return room_state(room)
+
+
+def _seats_held(seats, actor: Actor) -> list[Seat]:
+    """The seats among ``seats`` whose connection ``actor``'s socket is."""
+    return [s for s in seats if actor.controls(s) and not s.is_computer and not s.left]
+
+
+def _watch(room_id: int, channel_name: str) -> dict | None:
+    Watcher.objects.update_or_create(
+        channel_name=channel_name, defaults={"room_id": room_id, "last_seen": timezone.now()}
+    )
+    _spectators_changed(room_id)
+    from games.selectors import snapshot
+
+    return snapshot(room_id)
 
 
 def heartbeat(*, channel_names: list[str], room_ids: list[int]) -> dict[int, int]:
@@ -140,6 +154,4 @@ def _stale_before():
 
 
 def _spectators_changed(room_id: int) -> None:
-    from games.selectors import spectator_count
-
-    transaction.on_commit(lambda: broadcast.spectators_changed(room_id, spectator_count(room_id)))
+    transaction.on_commit(lambda: broadcast.spectators_changed(room_id))
