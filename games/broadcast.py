@@ -94,8 +94,9 @@ def lobby_changed() -> None:
     _group_send(LOBBY_GROUP, {"type": "lobby.changed", "rooms": lobby_rooms()})
 
 
-#: Rooms whose spectator count is about to be sent by this process (``spectators_changed``).
-_counting: set[int] = set()
+#: Rooms whose spectator count is about to be sent by this process (``spectators_changed``),
+#: and the task that sends it.
+_counting: dict[int, asyncio.Task] = {}
 
 
 def spectators_changed(room_id: int) -> None:
@@ -121,10 +122,11 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
 
 
 def _count_soon(room_id: int) -> None:
-    if room_id in _counting:
+    loop = asyncio.get_running_loop()
+    pending = _counting.get(room_id)
+    if pending is not None and not pending.done() and pending.get_loop() is loop:
         return
-    _counting.add(room_id)
-    asyncio.get_running_loop().create_task(_count_later(room_id))
+    _counting[room_id] = loop.create_task(_count_later(room_id))
 
 
 async def _count_later(room_id: int) -> None:
@@ -133,10 +135,8 @@ async def _count_later(room_id: int) -> None:
 
     from games.selectors import spectator_count
 
-    try:
-        await asyncio.sleep(settings.SPECTATOR_COUNT_SECONDS)
-    finally:
-        _counting.discard(room_id)  # a change from now on sends again
+    await asyncio.sleep(settings.SPECTATOR_COUNT_SECONDS)
+    _counting.pop(room_id, None)  # a change from now on sends again
     try:
         count = await database_sync_to_async(spectator_count, thread_sensitive=False)(room_id)
     except Exception:  # the database is away: the next change or snapshot tells

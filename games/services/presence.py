@@ -67,10 +67,14 @@ def _watch(room_id: int, channel_name: str) -> dict | None:
     return snapshot(room_id)
 
 
-def heartbeat(*, channel_names: list[str], room_ids: list[int]) -> dict[int, int]:
+def heartbeat(*, channel_names: list[str], room_ids: list[int]) -> tuple[dict[int, int], set[str]]:
     """A process's sockets are still open: their connections (seats' and spectators')
-    stay fresh. Returns the version of each of ``room_ids`` (``games.heartbeat``)."""
-    return sql.touch(channel_names, room_ids, timezone.now())
+    stay fresh. Returns the version of each of ``room_ids``, and the sockets among
+    ``channel_names`` that had no connection row left to refresh: the sweep took them for
+    a dead process's (this one missed its beats, say through a database failover), and
+    ``connect`` records them again (``games.heartbeat``)."""
+    versions, touched = sql.touch(channel_names, room_ids, timezone.now())
+    return versions, set(channel_names) - touched
 
 
 def disconnect(*, room_id: int, channel_name: str) -> None:
