@@ -244,6 +244,9 @@ HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "10"))
 PRESENCE_TIMEOUT_SECONDS = float(os.environ.get("PRESENCE_TIMEOUT_SECONDS", "30"))
 # A room's spectator count is sent at most this often (arrivals in between ride along).
 SPECTATOR_COUNT_SECONDS = float(os.environ.get("SPECTATOR_COUNT_SECONDS", "1"))
+# A broadcast the channel layer has not taken within this long is dropped (and logged):
+# sockets catch up at their next heartbeat, and later broadcasts do not wait behind it.
+BROADCAST_TIMEOUT_SECONDS = float(os.environ.get("BROADCAST_TIMEOUT_SECONDS", "2"))
 # How often the sweep (one process at a time) looks for rooms whose computer turns,
 # takeovers or abandonment are due.
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "5"))

@@ -6,6 +6,8 @@ import os
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
 
 from games.outages import OUTAGES
 
@@ -13,6 +15,13 @@ log = logging.getLogger(__name__)
 
 #: The event loop the latest broadcast was handed to, and that broadcast's task.
 _last: tuple[asyncio.AbstractEventLoop | None, asyncio.Task | None] = (None, None)
+
+
+def after_commit(send) -> None:
+    """Call ``send`` once the current transaction commits. A send that fails is logged
+    and changes nothing else: the change is committed, and the action that made it must
+    not answer as if it were not (sockets catch up at their next heartbeat)."""
+    transaction.on_commit(send, robust=True)
 
 
 def _group_send(group: str, message: dict) -> None:
@@ -58,14 +67,18 @@ async def _send_after(before: asyncio.Task | None, layer, group: str, message: d
     if before is not None and not before.done():
         await asyncio.wait([before])
     try:
-        await layer.group_send(group, message)
+        # Bounded: a Redis that hangs (rather than refusing) would hold every later
+        # broadcast of the process behind this one.
+        await asyncio.wait_for(layer.group_send(group, message), settings.BROADCAST_TIMEOUT_SECONDS)
+    except TimeoutError:
+        _unavailable(group, f"no answer within {settings.BROADCAST_TIMEOUT_SECONDS} s")
     except OUTAGES as exc:
         _unavailable(group, exc)
     except Exception:
         log.exception("could not send to %s", group)
 
 
-def _unavailable(group: str, exc: Exception) -> None:
+def _unavailable(group: str, exc: object) -> None:
     log.warning("could not send to %s: channel layer unavailable (%s)", group, exc)
 
 
@@ -131,7 +144,6 @@ def _count_soon(room_id: int) -> None:
 
 async def _count_later(room_id: int) -> None:
     from channels.db import database_sync_to_async
-    from django.conf import settings
 
     from games.selectors import spectator_count
 

@@ -68,10 +68,10 @@ class Change:
         if sql.execute(swap, riders=self.writes) != 1:
             room.version = before  # someone else changed the room first
             raise ActionError("stale_version", _("The table changed before this action."))
-        transaction.on_commit(lambda: broadcast.room_changed(room.pk, state))
+        broadcast.after_commit(lambda: broadcast.room_changed(room.pk, state))
         if self.in_lobby or (room.listed and room.status == Room.Status.WAITING):
             # The lobby lists waiting rooms only: a playing room's changes are not its news.
-            transaction.on_commit(broadcast.lobby_changed)
+            broadcast.after_commit(broadcast.lobby_changed)
         self.state = state
         return state
 

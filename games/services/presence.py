@@ -158,4 +158,4 @@ def _stale_before():
 
 
 def _spectators_changed(room_id: int) -> None:
-    transaction.on_commit(lambda: broadcast.spectators_changed(room_id))
+    broadcast.after_commit(lambda: broadcast.spectators_changed(room_id))

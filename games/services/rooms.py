@@ -105,7 +105,7 @@ def create_room(
             _start_match(room)
             change.commit({"kind": "match_started"})
         elif room.listed:
-            transaction.on_commit(broadcast.lobby_changed)
+            broadcast.after_commit(broadcast.lobby_changed)
     return room
 
 
