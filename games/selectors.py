@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -33,8 +35,29 @@ def socket_access(code: str, actor, token: str) -> Access | bool | None:
 
 
 def snapshot(room_id: int) -> dict | None:
-    room = Room.objects.filter(pk=room_id).first()
-    return room_state(room) if room else None
+    """The room's state as of one moment: its version matches its content, even while a
+    draw commits between the statements that read it."""
+    with _one_moment():
+        room = Room.objects.filter(pk=room_id).first()
+        return room_state(room) if room else None
+
+
+@contextmanager
+def _one_moment():
+    """A read-only transaction whose statements all see one snapshot of the database.
+
+    PostgreSQL's default (read committed) lets each statement see what committed before
+    it; repeatable read fixes the snapshot at the first. SQLite's transactions are
+    serialised (``BEGIN IMMEDIATE``, config/settings.py), so every transaction is one
+    moment there."""
+    if connection.in_atomic_block:  # already inside a change: its reads are its own
+        yield
+        return
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
 
 
 def rooms_due(limit: int = 500) -> list[int]:
