@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import transaction
 
 from games.outages import OUTAGES
+from games.workers import in_worker
 
 log = logging.getLogger(__name__)
 
@@ -143,14 +144,12 @@ def _count_soon(room_id: int) -> None:
 
 
 async def _count_later(room_id: int) -> None:
-    from channels.db import database_sync_to_async
-
     from games.selectors import spectator_count
 
     await asyncio.sleep(settings.SPECTATOR_COUNT_SECONDS)
     _counting.pop(room_id, None)  # a change from now on sends again
     try:
-        count = await database_sync_to_async(spectator_count, thread_sensitive=False)(room_id)
+        count = await in_worker(spectator_count)(room_id)
     except Exception:  # the database is away: the next change or snapshot tells
         log.warning("room %s: could not count its spectators", room_id)
         return

@@ -15,7 +15,6 @@ import logging
 import os
 import time
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError
@@ -23,6 +22,7 @@ from django.db import DatabaseError
 from games import heartbeat, schedule, selectors, services
 from games.errors import ActionError
 from games.outages import OUTAGES
+from games.workers import idle, in_worker
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ async def _drive(room_id: int, wake: asyncio.Event) -> None:
             try:
                 state = _latest.get(room_id)
                 if state is None:
-                    state = await database_sync_to_async(selectors.snapshot)(room_id)
+                    state = await in_worker(selectors.snapshot)(room_id)
                     if state is None:
                         return
                     _remember(room_id, state)
@@ -90,7 +90,7 @@ async def _drive(room_id: int, wake: asyncio.Event) -> None:
                         continue  # something changed: plan again
                     except TimeoutError:
                         pass
-                new = await database_sync_to_async(run_due)(room_id, due)
+                new = await in_worker(run_due)(room_id, due)
                 if new is None:
                     # Refused (another process acted first, or a state went missing):
                     # plan again from the database.
@@ -145,12 +145,12 @@ def _take_sweep_lease() -> bool:
 async def sweep_once(*, lease: bool = True) -> list[int]:
     """Drop connections left by dead processes and drive every room whose ``due_at`` has
     passed. Returns the rooms found due."""
-    if lease and not await database_sync_to_async(_take_sweep_lease)():
+    if lease and not await in_worker(_take_sweep_lease)():
         return []
-    await database_sync_to_async(services.sweep_stale_watchers)()
-    for room_id in await database_sync_to_async(selectors.rooms_with_stale_connections)():
-        await database_sync_to_async(services.sweep_stale_presences)(room_id=room_id)
-    due = await database_sync_to_async(selectors.rooms_due)()
+    await in_worker(services.sweep_stale_watchers)()
+    for room_id in await in_worker(selectors.rooms_with_stale_connections)():
+        await in_worker(services.sweep_stale_presences)(room_id=room_id)
+    due = await in_worker(selectors.rooms_due)()
     for room_id in due:
         ensure(room_id)
     return due
@@ -169,6 +169,6 @@ async def stop_all() -> None:
     _latest.clear()
     _sweeper = None
     await heartbeat.stop()
-    # A cancelled task may have left a query running in the database thread; queue a
-    # no-op behind it so that nothing is still writing when this returns.
-    await database_sync_to_async(lambda: None)()
+    # A cancelled task may have left a query running in its worker thread: wait for it,
+    # so that nothing is still writing when this returns.
+    await idle()

@@ -14,13 +14,13 @@ import asyncio
 import logging
 import weakref
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import DatabaseError
 
 from games import services
 from games.errors import ActionError
 from games.outages import OUTAGES
+from games.workers import in_worker
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ async def beat_once() -> None:
     if not sockets:
         return
     try:
-        versions, swept = await database_sync_to_async(services.heartbeat, thread_sensitive=False)(
+        versions, swept = await in_worker(services.heartbeat)(
             channel_names=[s.channel_name for s in sockets],
             room_ids=sorted({s.room_id for s in sockets}),
         )
@@ -92,7 +92,7 @@ async def _heal(sockets: list) -> None:
     log.warning("heartbeat: %d open sockets had lost their connection rows", len(sockets))
     for socket in sockets:
         try:
-            await database_sync_to_async(services.connect, thread_sensitive=False)(
+            await in_worker(services.connect)(
                 room_id=socket.room_id, actor=socket.actor, channel_name=socket.channel_name
             )
         except (DatabaseError, ActionError):
