@@ -250,6 +250,8 @@ BROADCAST_TIMEOUT_SECONDS = float(os.environ.get("BROADCAST_TIMEOUT_SECONDS", "2
 # How often the sweep (one process at a time) looks for rooms whose computer turns,
 # takeovers or abandonment are due.
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "5"))
+# Expired sessions are deleted this often (by the sweep of one process).
+SESSION_CLEAR_SECONDS = float(os.environ.get("SESSION_CLEAR_SECONDS", "3600"))
 # A playing room with no human connected for this long ends as abandoned (6 hours).
 ABANDON_AFTER_SECONDS = float(os.environ.get("ABANDON_AFTER_SECONDS", str(6 * 3600)))
 # The largest WebSocket message the table accepts.

@@ -14,6 +14,7 @@ import asyncio
 import logging
 import os
 import time
+from importlib import import_module
 
 from django.conf import settings
 from django.core.cache import cache
@@ -33,6 +34,7 @@ _latest: dict[int, dict] = {}
 _sweeper: asyncio.Task | None = None
 
 SWEEP_LEASE = "games:sweep-lease"
+SESSIONS_LEASE = "games:sessions-cleared"
 
 
 def ensure(room_id: int, state: dict | None = None) -> None:
@@ -142,11 +144,23 @@ def _take_sweep_lease() -> bool:
         return True
 
 
+def _clear_expired_sessions() -> None:
+    """Expired sessions (log-ins and guests gone for good) leave the session table once
+    every ``SESSION_CLEAR_SECONDS``, by whichever process sweeps first in that time."""
+    try:
+        if not cache.add(SESSIONS_LEASE, os.getpid(), timeout=settings.SESSION_CLEAR_SECONDS):
+            return
+    except OUTAGES:
+        return  # without the shared cache every sweep would clear: wait for it
+    import_module(settings.SESSION_ENGINE).SessionStore.clear_expired()
+
+
 async def sweep_once(*, lease: bool = True) -> list[int]:
-    """Drop connections left by dead processes and drive every room whose ``due_at`` has
-    passed. Returns the rooms found due."""
+    """Drop connections left by dead processes (and, hourly, expired sessions) and drive
+    every room whose ``due_at`` has passed. Returns the rooms found due."""
     if lease and not await in_worker(_take_sweep_lease)():
         return []
+    await in_worker(_clear_expired_sessions)()
     await in_worker(services.sweep_stale_watchers)()
     for room_id in await in_worker(selectors.rooms_with_stale_connections)():
         await in_worker(services.sweep_stale_presences)(room_id=room_id)
