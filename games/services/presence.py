@@ -91,15 +91,18 @@ def disconnect(*, room_id: int, channel_name: str) -> None:
 
 
 def sweep_stale_presences(*, room_id: int) -> bool:
-    """Connections left by a process that died: drop them and mark their seats away."""
-    stale_before = _stale_before()
+    """Connections left by a process that died: drop them and mark their seats away.
+
+    Away from now, not from their last heartbeat: a process that only missed its beats
+    (a database failover) records its sockets again at its next beat (``heartbeat``),
+    well within the seat's grace, so the computer never covers a player still there."""
     with changing(room_id) as change:
-        stale = Presence.objects.filter(seat__room=change.room, last_seen__lt=stale_before)
+        stale = Presence.objects.filter(seat__room=change.room, last_seen__lt=_stale_before())
         seat_ids = list(stale.values_list("seat_id", flat=True))
         if not seat_ids:
             return False
         stale.delete()
-        return _went_away(change, seat_ids, stale_before)
+        return _went_away(change, seat_ids, timezone.now())
 
 
 def sweep_stale_watchers() -> list[int]:
