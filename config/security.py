@@ -13,10 +13,15 @@ under it).
 The admin (Django's own pages, under ``/admin/``) also keeps to it in Django 5.2: its
 scripts are files, and the ``<script>`` elements in its templates only carry data.
 
+With ``DEBUG`` on, Django's own error pages (the technical 404 and 500, with their inline
+styles and scripts) go out without it, so that a developer's traceback stays readable;
+with ``DEBUG`` off those statuses are our own templates, under the policy.
+
 To change the policy, change ``POLICY`` (``docs/operations.md``); a page that needs more
 should rather move its code into ``static/``.
 """
 
+from django.conf import settings
 from django.utils.deprecation import MiddlewareMixin
 
 HEADER = "Content-Security-Policy"
@@ -41,10 +46,14 @@ def header_value(policy: dict[str, tuple[str, ...]]) -> str:
 
 VALUE = header_value(POLICY)
 
+#: The statuses whose pages Django draws itself when DEBUG is on (django.views.debug).
+DEBUG_PAGES = (404, 500)
+
 
 class ContentSecurityPolicyMiddleware(MiddlewareMixin):
-    """Adds the policy to every response."""
+    """Adds the policy to every response (but Django's debug pages)."""
 
     def process_response(self, request, response):
-        response.headers[HEADER] = VALUE
+        if not (settings.DEBUG and response.status_code in DEBUG_PAGES):
+            response.headers[HEADER] = VALUE
         return response

@@ -97,6 +97,14 @@ def test_the_signed_out_pages_and_errors_carry_it_too(client):
             assert not INLINE.search(response.content.decode()), path
 
 
+def test_with_debug_on_only_djangos_own_error_pages_go_without_it(client, settings):
+    settings.DEBUG = True
+    missing = client.get("/r/ZZZZZZ/")
+    assert missing.status_code == 404 and "Content-Security-Policy" not in missing
+    assert b"<style" in missing.content  # Django's debug page, with its inline styles
+    assert client.get("/rules/")["Content-Security-Policy"] == POLICY
+
+
 def test_no_template_or_script_writes_what_the_policy_refuses():
     """What the server renders is checked above; this covers the templates' other
     branches and the markup the scripts write (innerHTML) or set (a style attribute)."""

@@ -108,8 +108,8 @@ def test_every_page_works_under_the_policy(site, new_page):
     visit(page, room)
     no_violations(page)
 
-    # The admin: its pages with the most script (the side bar, the user's form, the
-    # permissions' two-box chooser, the list's actions).
+    # The admin: its pages with the most script (the side bar, the user's form and its
+    # calendar, the permissions' two-box chooser, the list's actions).
     pat = User.objects.get(username="pat").pk
     for path in (
         "/admin/",
@@ -122,6 +122,12 @@ def test_every_page_works_under_the_policy(site, new_page):
         no_violations(page)
     # SelectFilter2 built its two boxes.
     expect(page.get_by_role("button", name="Choose all permissions")).to_be_visible()
+    visit(page, site + f"/admin/auth/user/{pat}/change/")
+    page.locator("#calendarlink0").click()
+    expect(page.locator("#calendarbox0")).to_be_visible()  # DateTimeShortcuts placed it
+    page.locator("#calendarbox0").get_by_role("link", name="Today").click()
+    expect(page.locator("#id_last_login_0")).not_to_have_value("")
+    no_violations(page)
     visit(page, site + "/admin/auth/user/")
     page.locator("input.action-select").first.check()
     expect(page.locator(".action-counter")).to_contain_text("1 of")  # actions.js ran
