@@ -116,3 +116,13 @@ def test_no_template_or_script_writes_what_the_policy_refuses():
         for pattern in (r"setAttribute\(\s*[\"']style", r"\.cssText\b", r"\bstyle=", r"<style"):
             assert not re.search(pattern, text), (script, pattern)
         assert not re.search(r"\beval\(|new Function\(", text), script
+
+
+def test_browser_tests_wait_with_functions_not_expressions():
+    """Playwright polls a ``wait_for_function`` expression with ``eval`` in the page,
+    which the policy refuses (no 'unsafe-eval'): only a function is compiled outside it.
+    A bare expression passes while it is true at once and fails when it has to wait."""
+    waits = re.compile(r"wait_for_function\(\s*\"([^\"]*)\"")
+    for test in (ROOT / "tests").rglob("*.py"):
+        for expression in waits.findall(test.read_text()):
+            assert re.match(r"\(?[\w, ]*\)?\s*=>", expression), (test.name, expression)

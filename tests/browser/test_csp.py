@@ -154,7 +154,7 @@ def test_an_inline_script_handler_or_style_is_refused_and_reported(site, new_pag
     page.route(re.compile(r".*/rules/$"), inject)
     visit(page, site + "/rules/")
     page.locator("#injected").click()
-    page.wait_for_function("window.__cspViolations.length >= 4")
+    page.wait_for_function("() => window.__cspViolations.length >= 4")
     assert page.evaluate("document.documentElement.dataset.injected") is None
     color = page.locator("#injected-style").evaluate("el => getComputedStyle(el).color")
     assert color != "rgb(255, 0, 0)"
