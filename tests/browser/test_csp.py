@@ -81,7 +81,11 @@ def test_every_page_works_under_the_policy(site, new_page):
     new_game(page, site, players="2")
     expect(page.locator("#giver-hand .card").first).to_be_visible()
     no_violations(page)
-    play_with_mouse(page)
+    try:
+        play_with_mouse(page)
+    except Exception:
+        no_violations(page)  # a refused socket or script would explain a stuck table
+        raise
     expect(page.locator("#result-odd")).not_to_be_empty()
     no_violations(page)
     room = page.url
