@@ -4,14 +4,14 @@ kind of change over one shared change helper (``change.py``):
 - ``rooms``: opening rooms, seats before the start, starting and dealing, abandonment;
 - ``play``: draws (human and computer), leaving and resigning;
 - ``presence``: connections, seats away and back, the computer covering a seat;
-- ``accounts``: a guest's games kept when they sign up.
+- ``accounts``: a guest's games kept when they sign up or log in; expired sessions.
 
 Callers use the names below (``services.draw(...)``); they are the services' whole
 public surface.
 """
 
 from games.identity import Actor
-from games.services.accounts import claim_guest_games
+from games.services.accounts import claim_guest_games, clear_expired_sessions
 from games.services.play import computer_turn, draw, leave_match, resign
 from games.services.presence import (
     connect,
@@ -36,6 +36,7 @@ __all__ = [
     "Actor",
     "abandon_room",
     "claim_guest_games",
+    "clear_expired_sessions",
     "computer_turn",
     "connect",
     "cover_seat",

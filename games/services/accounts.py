@@ -1,17 +1,58 @@
-"""Accounts and the games they hold."""
+"""Accounts and the games they hold: a guest's games kept when they sign up or log in, and
+the sessions that ran out."""
 
 from __future__ import annotations
 
-from django.db import transaction
+from importlib import import_module
 
-from games.models import Room, Seat
+from django.conf import settings
+from django.db.models import Q
+
+from games.models import Room
+from games.services.change import changing
 
 
 def claim_guest_games(*, guest: str, user_id: int) -> int:
-    """A guest who signs up keeps their games: their seats and rooms become the user's."""
+    """A guest who signs up or logs in keeps their games: their seats, and the rooms they
+    host, become the user's. Returns the number of seats claimed.
+
+    Each room is one change of its own (its row locked, its version moved on, the new
+    state broadcast after the commit), so the room's open sockets learn who holds each
+    seat. A room where the account already holds a seat keeps that seat as the account's
+    and leaves the guest's seat to the guest id (nobody is given two seats silently: the
+    guest seat goes on as any seat whose human is away, and the computer covers it).
+    """
     if not guest:
         return 0
-    with transaction.atomic():
-        seats = Seat.objects.filter(guest=guest).update(guest="", user_id=user_id)
-        Room.objects.filter(host_guest=guest).update(host_guest="", host_id=user_id)
-    return seats
+    rooms = Room.objects.filter(Q(host_guest=guest) | Q(seats__guest=guest)).distinct()
+    claimed = 0
+    for room_id in sorted(rooms.values_list("pk", flat=True)):
+        claimed += _claim_in_room(room_id, guest=guest, user_id=user_id)
+    return claimed
+
+
+def _claim_in_room(room_id: int, *, guest: str, user_id: int) -> int:
+    with changing(room_id) as change:
+        room = change.room
+        seats = change.seats
+        taken = [s.index for s in seats if s.guest == guest]
+        if any(s.user_id == user_id for s in seats):
+            taken = []  # the account already plays here: it keeps its own seat
+        for seat in seats:
+            if seat.index in taken:
+                seat.user_id, seat.guest = user_id, ""
+                seat.save(update_fields=["user", "guest"])
+        hosted = room.host_guest == guest
+        if hosted:
+            room.host_id, room.host_guest = user_id, ""
+            room.save(update_fields=["host", "host_guest"])
+        if taken or hosted:
+            change.commit({"kind": "seat_claimed", "seats": taken})
+        return len(taken)
+
+
+def clear_expired_sessions() -> None:
+    """Delete the sessions that ran out (Django never does by itself): for the periodic
+    sweep."""
+    engine = import_module(settings.SESSION_ENGINE)
+    engine.SessionStore.clear_expired()
