@@ -226,8 +226,11 @@ def join(request, token: str):
         try:
             services.join_room(room_id=room.pk, actor=actor, name=form.cleaned_data["name"])
         except ActionError as exc:
-            return _join_closed(request, room, exc.message)
-        return redirect("room", code=room.code)
+            if exc.code != "name_taken":
+                return _join_closed(request, room, exc.message)
+            form.add_error("name", exc.message)  # taken while this page was open
+        else:
+            return redirect("room", code=room.code)
     _focus_first_error(form)
     here = reverse("join", args=[room.token])
     return render(
