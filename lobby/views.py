@@ -67,12 +67,12 @@ def new_game(request):
     signed_in = request.user.is_authenticated
     form = NewGameForm(request.POST or None, signed_in=signed_in)
     if request.method == "POST" and form.is_valid():
+        actor = actor_from_request(request)
         try:
-            room = services.create_room(
-                actor=actor_from_request(request),
-                name=_display_name(request),
-                **form.room_arguments(),
-            )
+            with services.room_creation(actor):  # at most so many an hour, and open at once
+                room = services.create_room(
+                    actor=actor, name=_display_name(request), **form.room_arguments()
+                )
         except ActionError as exc:
             form.add_error(None, exc.message)
         else:
