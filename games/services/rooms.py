@@ -251,7 +251,13 @@ def next_round(*, room_id: int, actor: Actor, at: dict | None = None) -> Round:
 
 
 def rematch(*, room_id: int, actor: Actor, at: dict | None = None) -> Match:
-    """A new match with the same seats once the match is over."""
+    """A new match with the same seats once the match is over.
+
+    Leaving is per match (RULES.md section 6: the computer plays a seat whose human has
+    left the match, until that human returns): the finished match keeps who left it
+    (``Match.left``), and in the new one a leaver's seat is still theirs, covered, so the
+    computer plays it until they come back to the table (``presence.connect`` hands a
+    covered seat back)."""
     with changing(room_id) as change:
         room = change.room
         require_seated(room, actor)
@@ -259,6 +265,13 @@ def rematch(*, room_id: int, actor: Actor, at: dict | None = None) -> Match:
         check_ply(at, match=match)
         if match.finished_at is None:
             raise ActionError("match_in_play", _("The match is still being played."))
+        leavers = [s for s in room.seats.all() if s.left]
+        if leavers:
+            match.left = sorted({*match.left, *(s.index for s in leavers)})
+            match.save(update_fields=["left"])
+        for seat in leavers:
+            seat.left, seat.covered, seat.away_since = False, True, None
+            seat.save(update_fields=["left", "covered", "away_since"])
         new = _start_match(room)
         change.commit({"kind": "match_started"})
         return new
