@@ -10,19 +10,10 @@ from django.utils import timezone
 
 from games import services
 from games.models import Room, Seat
-from tests.lobby.conftest import PASSWORD
+from tests.lobby.conftest import COMPUTER_GAME, PASSWORD
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
-
-COMPUTER_GAME = {
-    "variant": "babanuki",
-    "seat_count": 3,
-    "mode": "computer",
-    "computer_level": "easy",
-    "rounds": 1,
-    "strike_limit": 3,
-}
 
 
 def guest_room(client) -> str:

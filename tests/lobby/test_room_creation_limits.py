@@ -9,17 +9,10 @@ from games import services
 from games.errors import ActionError
 from games.models import Room
 from games.services import limits
+from tests.lobby.conftest import COMPUTER_GAME
 
 pytestmark = pytest.mark.django_db
 
-GAME = {
-    "variant": "babanuki",
-    "seat_count": 3,
-    "mode": "computer",
-    "computer_level": "easy",
-    "rounds": 1,
-    "strike_limit": 3,
-}
 HOURLY = {
     "en": "You have started 3 games in the last hour, the most there can be.",
     "ja": "この1時間に始めたゲームが3つになり、上限に達しました。",
@@ -39,7 +32,7 @@ def small_limits(settings):
 
 
 def create(client, language="en"):
-    return client.post("/new/", GAME, HTTP_ACCEPT_LANGUAGE=language)
+    return client.post("/new/", COMPUTER_GAME, HTTP_ACCEPT_LANGUAGE=language)
 
 
 @pytest.mark.parametrize("language", ["en", "ja", "zh-hans"])
