@@ -8,6 +8,11 @@ character that shows nothing or steers the text: control characters, format char
 and overrides) and the other default-ignorable code points (variation selectors, the
 Hangul fillers). Two names are the same name when their ``name_key`` (the normalised name,
 casefolded) is.
+
+The price: the zero-width non-joiner and joiner are format characters too, so a Persian
+name written with one, or an emoji joined from several, is refused (the message says
+why); letters with combining marks (category Mn, e.g. Hindi or Thai) are kept. Letters
+of different scripts that look alike (Latin "A", Cyrillic "А") are not caught here.
 """
 
 from __future__ import annotations
