@@ -6,6 +6,7 @@ from channels.layers import get_channel_layer
 
 from games import services
 from games.broadcast import group_name
+from games.models import Presence
 from tests.games.conftest import Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,7 +42,16 @@ async def test_a_claimed_seat_reaches_open_sockets_as_held_by_the_user():
     assert message["state"]["event"] == {"kind": "seat_claimed", "seats": [0]}
     state = await me.until(lambda s: s["you"] == [0])
     assert state["version"] == message["state"]["version"]
-    # The old guest socket is told too: from now on the seat is not the guest id's.
+    # The old guest socket is told too: from now on the seat is not the guest id's, and
+    # that socket is no longer the seat's connection (the seat is away until its player
+    # opens the table as themselves, so it is never stuck on a socket that cannot play).
     await guest.until(lambda s: s["version"] == state["version"] and s["you"] == [])
+    assert held["away"] and held["away_since"] is not None
+    assert not await database_sync_to_async(Presence.objects.filter(seat__room=room).exists)()
+    # The player opens the table as themselves: the seat is theirs and present again.
+    tab = Player(me.session_key, me.actor)
+    await tab.connect(room.code)
+    assert tab.state["you"] == [0] and not tab.state["seats"][0]["away"]
+    await tab.close()
     await guest.close()
     await me.close()
