@@ -6,6 +6,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone
 
@@ -21,8 +22,10 @@ def claim_guest_games(*, guest: str, user_id: int) -> int:
     Each room is one change of its own (its row locked, its version moved on, the new
     state broadcast after the commit), so the room's open sockets learn who holds each
     seat; the guest's own sockets lose the seat (the spectator's view) and stop counting
-    as its connections, until the player opens the table as themselves. A room where the account already holds a seat keeps that seat as the account's
-    and leaves the guest's seat to the guest id (nobody is given two seats silently: the
+    as its connections, until the player opens the table as themselves.
+
+    A room where the account already holds a seat keeps that seat as the account's and
+    leaves the guest's seat to the guest id (nobody is given two seats silently: the
     guest seat goes on as any seat whose human is away, and the computer covers it).
     """
     if not guest:
@@ -63,8 +66,16 @@ def _claim_in_room(room_id: int, *, guest: str, user_id: int) -> int:
         return len(taken)
 
 
-def clear_expired_sessions() -> None:
-    """Delete the sessions that ran out (Django never does by itself): for the periodic
-    sweep."""
+#: How often ``clear_expired_sessions`` does its work, across all processes.
+SESSIONS_CLEARED_EVERY_SECONDS = 3600
+
+
+def clear_expired_sessions() -> bool:
+    """Delete the sessions that ran out (Django never does by itself), at most once every
+    ``SESSIONS_CLEARED_EVERY_SECONDS`` across all processes (the cache's add is atomic),
+    so the periodic sweep may call it every time. Returns whether it ran."""
+    if not cache.add("sessions-cleared", 1, SESSIONS_CLEARED_EVERY_SECONDS):
+        return False
     engine = import_module(settings.SESSION_ENGINE)
     engine.SessionStore.clear_expired()
+    return True

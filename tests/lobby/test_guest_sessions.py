@@ -5,6 +5,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
+from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
@@ -101,5 +102,17 @@ def test_clear_expired_sessions_deletes_only_expired_ones(client):
     Session.objects.create(
         session_key="x" * 32, session_data="", expire_date=timezone.now() - timedelta(seconds=1)
     )
-    services.clear_expired_sessions()
+    assert services.clear_expired_sessions() is True
     assert list(Session.objects.values_list("session_key", flat=True)) == [live.session_key]
+
+
+def test_clearing_sessions_runs_at_most_once_an_hour_across_processes(client):
+    assert services.clear_expired_sessions() is True
+    Session.objects.create(
+        session_key="y" * 32, session_data="", expire_date=timezone.now() - timedelta(seconds=1)
+    )
+    assert services.clear_expired_sessions() is False  # the sweep 5 s later: nothing to do
+    assert Session.objects.count() == 1
+    cache.delete("sessions-cleared")  # an hour later
+    assert services.clear_expired_sessions() is True
+    assert Session.objects.count() == 0
