@@ -5,14 +5,14 @@ kind of change over one shared change helper (``change.py``):
 - ``play``: draws (human and computer), leaving and resigning;
 - ``presence``: connections, seats away and back, the computer covering a seat;
 - ``limits``: how many rooms one person may open;
-- ``accounts``: a guest's games kept when they sign up or log in; expired sessions.
+- ``accounts``: a guest's games kept when they sign up or log in.
 
 Callers use the names below (``services.draw(...)``); they are the services' whole
 public surface.
 """
 
 from games.identity import Actor
-from games.services.accounts import claim_guest_games, clear_expired_sessions
+from games.services.accounts import claim_guest_games
 from games.services.limits import room_creation
 from games.services.play import computer_turn, draw, leave_match, resign
 from games.services.presence import (
@@ -38,7 +38,6 @@ __all__ = [
     "Actor",
     "abandon_room",
     "claim_guest_games",
-    "clear_expired_sessions",
     "computer_turn",
     "connect",
     "cover_seat",

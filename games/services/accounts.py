@@ -1,12 +1,7 @@
-"""Accounts and the games they hold: a guest's games kept when they sign up or log in, and
-the sessions that ran out."""
+"""Accounts and the games they hold: a guest's games kept when they sign up or log in."""
 
 from __future__ import annotations
 
-from importlib import import_module
-
-from django.conf import settings
-from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone
 
@@ -64,18 +59,3 @@ def _claim_in_room(room_id: int, *, guest: str, user_id: int) -> int:
         if taken or hosted:
             change.commit({"kind": "seat_claimed", "seats": taken})
         return len(taken)
-
-
-#: How often ``clear_expired_sessions`` does its work, across all processes.
-SESSIONS_CLEARED_EVERY_SECONDS = 3600
-
-
-def clear_expired_sessions() -> bool:
-    """Delete the sessions that ran out (Django never does by itself), at most once every
-    ``SESSIONS_CLEARED_EVERY_SECONDS`` across all processes (the cache's add is atomic),
-    so the periodic sweep may call it every time. Returns whether it ran."""
-    if not cache.add("sessions-cleared", 1, SESSIONS_CLEARED_EVERY_SECONDS):
-        return False
-    engine = import_module(settings.SESSION_ENGINE)
-    engine.SessionStore.clear_expired()
-    return True

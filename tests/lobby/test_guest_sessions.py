@@ -1,13 +1,9 @@
 """A guest's games survive every log-in, and looking at pages stores no session."""
 
-from datetime import timedelta
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
-from django.core.cache import cache
 from django.test import Client
-from django.utils import timezone
 
 from games import services
 from games.models import Room, Seat
@@ -94,25 +90,3 @@ def test_a_guest_creating_a_room_gets_a_session_and_keeps_their_seat(client):
     assert Seat.objects.get(room__code=code, index=0).guest == guest
     assert client.get(f"/r/{code}/").status_code == 200
     assert code in client.get("/").content.decode()
-
-
-def test_clear_expired_sessions_deletes_only_expired_ones(client):
-    guest_room(client)
-    live = Session.objects.get()
-    Session.objects.create(
-        session_key="x" * 32, session_data="", expire_date=timezone.now() - timedelta(seconds=1)
-    )
-    assert services.clear_expired_sessions() is True
-    assert list(Session.objects.values_list("session_key", flat=True)) == [live.session_key]
-
-
-def test_clearing_sessions_runs_at_most_once_an_hour_across_processes(client):
-    assert services.clear_expired_sessions() is True
-    Session.objects.create(
-        session_key="y" * 32, session_data="", expire_date=timezone.now() - timedelta(seconds=1)
-    )
-    assert services.clear_expired_sessions() is False  # the sweep 5 s later: nothing to do
-    assert Session.objects.count() == 1
-    cache.delete("sessions-cleared")  # an hour later
-    assert services.clear_expired_sessions() is True
-    assert Session.objects.count() == 0
