@@ -300,6 +300,14 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# -- room creation (issue 17: accounts, docs/operations.md "Room creation") -------------------
+# New rooms one person (an account, or a guest's browser) may open in an hour, counted in
+# the cache above (shared through Redis), and rooms they host that may be waiting or
+# playing with someone connected at once.
+ROOM_CREATION_PER_HOUR = int(os.environ.get("ROOM_CREATION_PER_HOUR", "20"))
+ROOMS_OPEN_AT_ONCE = int(os.environ.get("ROOMS_OPEN_AT_ONCE", "3"))
+# -- end of room creation ---------------------------------------------------------------------
+
 # -- telemetry ------------------------------------------------------------------------------
 TELEMETRY_EVENTS_PER_MINUTE = int(os.environ.get("TELEMETRY_EVENTS_PER_MINUTE", "30"))
 TELEMETRY_RETENTION_DAYS = 30

@@ -158,7 +158,9 @@ def player_stats(user_id: int) -> dict:
     points-scored variants, how often the player finished in each place. A match counts
     for the player only when it has a result for their seat: matches in progress,
     abandoned, or the one the player left (the computer finished it) are listed but not
-    counted. Games on one device (the player holds every seat) are listed, not counted:
+    counted (a match the player left counts none of its rounds either: it is the
+    computer's, kept per match in ``Match.left`` once a rematch follows). Games on one
+    device (the player holds every seat) are listed, not counted:
     they are nobody's own result.
 
     Each listed match: ``match``, ``room``, ``variant``, ``seat`` (``None`` on one
@@ -200,7 +202,7 @@ def player_stats(user_id: int) -> dict:
             outcome = "left" if left else "playing"
         elif ended_by.get("how") in ("abandoned", "everyone_left"):
             outcome = "abandoned"
-        elif left and latest:
+        elif seat in match.left or (left and latest):
             outcome = "left"
         else:
             outcome = "won" if seat in (match.winners or []) else "lost"
@@ -229,6 +231,8 @@ def player_stats(user_id: int) -> dict:
                 "places": defaultdict(int),
             },
         )
+        if outcome == "left":
+            continue  # the computer finished it: neither its result nor its rounds count
         if outcome in ("won", "lost"):
             record["matches"] += 1
             record[outcome] += 1
