@@ -1,6 +1,7 @@
 """The soak test's judgement (tools/soak.py, `make soak`): what counts as growing with time,
 and as the flood slowing the players; and that the tool starts and refuses clearly."""
 
+import ipaddress
 import math
 
 from tests.test_layout import run
@@ -8,6 +9,7 @@ from tools.soak import (
     FLOOD_FACTOR,
     LIMITS,
     Sample,
+    client_address,
     judge_flood,
     judge_growth,
     phase_floods,
@@ -142,3 +144,11 @@ def test_the_soak_starts_and_refuses_bad_arguments_clearly():
     assert elsewhere.returncode == 1
     assert "the flood only targets 127.0.0.1" in elsewhere.stderr
     assert "Traceback" not in elsewhere.stderr
+
+
+def test_every_client_has_a_loopback_address_of_its_own():
+    addresses = [client_address("player", n) for n in range(600)]
+    addresses += [client_address(kind) for kind in ("spectator", "lobby", "healthz", "flood")]
+    assert len(set(addresses)) == len(addresses)
+    assert all(ipaddress.ip_address(a).is_loopback for a in addresses)
+    assert "127.0.0.1" not in addresses

@@ -10,12 +10,17 @@ The load, all from this machine:
 - spectators coming and going: anonymous visits of a room's watch link (the page, then
   its socket), each staying a few seconds;
 - ``/healthz`` polled every second, and lobby sockets open throughout;
-- one flooding client (a separate process, so that its loop does not delay the bots'
+- one flooding client (a process of its own, so that its loop does not delay the bots'
   clocks): a watch link and a loop sending malformed frames as fast as it can,
   reconnecting after each close, on only in alternate phases (the second and fourth
   quarter by default), so the players' draw latency is measured with and without it in
   the same run. It only ever targets 127.0.0.1 and stops at the end of the run or after
   ``--flood-max-frames`` frames.
+
+Each client connects from a loopback address of its own (``client_address``: every
+player, spectator, lobby socket, the health poller and the flooder), so the limits per
+client address in nginx and in the application see them as the different people they
+stand for.
 
 At the start, every ``--sample-seconds``, at each phase's end and at the end it takes a
 *settled sample*: the spectators and the flood pause, and once the rows of spectators are
@@ -32,7 +37,9 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import http.client
 import json
+import logging
 import math
 import multiprocessing
 import os
@@ -41,8 +48,6 @@ import resource
 import ssl
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,6 +62,7 @@ from tools import bench_load
 from tools.bench_engine import write_section
 from tools.bench_load import (
     SEATS,
+    Bot,
     CpuWindow,
     Generator,
     cleanup,
@@ -286,15 +292,14 @@ def flood_process(url, origin, flooding, stop, counters, limits: dict) -> None:
     ``limits["seconds"]`` and ``limits["frames"]`` frames, at ``limits["nice"]``."""
     if limits["nice"]:
         os.nice(limits["nice"])
+    # Writes to a socket the server has just closed are expected here, not news.
+    logging.getLogger("asyncio").setLevel(logging.ERROR)
     asyncio.run(_flood(url, origin, flooding, stop, counters, limits))
 
 
 async def _flood(url, origin, flooding, stop, counters, limits: dict) -> None:
-    from websockets.asyncio.client import connect
-
     if urlsplit(url).hostname != FLOOD_HOST:  # also checked before starting it
         raise SystemExit(f"the flood only targets {FLOOD_HOST}")
-    context = unverified_context()
     deadline = time.monotonic() + limits["seconds"]
     rate = limits["rate"]
     frames = 0
@@ -307,34 +312,29 @@ async def _flood(url, origin, flooding, stop, counters, limits: dict) -> None:
             await asyncio.sleep(0.05)
             continue
         try:
-            async with connect(
-                url,
-                ssl=context,
-                origin=origin,
-                open_timeout=10,
-                ping_interval=None,
-                compression=None,
-                close_timeout=1,
-            ) as ws:
-                counters["connects"].value += 1
-                counters["connected"].value = 1
-                reader = asyncio.get_running_loop().create_task(drain(ws))
-                began, sent = time.monotonic(), 0
-                try:
-                    while flooding.is_set() and going():
-                        await ws.send("{")  # not JSON: refused as malformed
-                        frames += 1
-                        sent += 1
-                        if rate and sent % 16 == 0:
-                            await asyncio.sleep(max(0.0, began + sent / rate - time.monotonic()))
-                        if frames % 256 == 0:
-                            counters["frames"].value = frames
-                            await asyncio.sleep(0)
-                finally:
-                    reader.cancel()
-        except Exception:  # closed by the server, refused, timed out: reconnect
+            ws = await open_socket(url, origin, client_address("flood"), open_timeout=10)
+        except Exception:  # refused (a 429 from the limits), timed out: again at once
+            counters["refused"].value += 1
+            continue
+        counters["connects"].value += 1
+        counters["connected"].value = 1
+        reader = asyncio.get_running_loop().create_task(drain(ws))
+        began, sent = time.monotonic(), 0
+        try:
+            async with ws:
+                while flooding.is_set() and going():
+                    await ws.send("{")  # not JSON: refused as malformed
+                    frames += 1
+                    sent += 1
+                    if rate and sent % 16 == 0:
+                        await asyncio.sleep(max(0.0, began + sent / rate - time.monotonic()))
+                    if frames % 256 == 0:
+                        counters["frames"].value = frames
+                        await asyncio.sleep(0)
+        except Exception:  # closed by the server: reconnect
             pass
         finally:
+            reader.cancel()
             counters["connected"].value = 0
             counters["frames"].value = frames
 
@@ -356,7 +356,7 @@ class Flood:
         self.flooding = ctx.Event()
         self.stop_event = ctx.Event()
         self.counters = {
-            k: ctx.Value("q", 0, lock=False) for k in ("frames", "connects", "connected")
+            k: ctx.Value("q", 0, lock=False) for k in ("frames", "connects", "refused", "connected")
         }
         self.process = ctx.Process(
             target=flood_process,
@@ -407,14 +407,63 @@ async def drain(ws) -> int:
     return count
 
 
-def http_get(url: str) -> int:
-    """GET ``url`` with no cookies (an anonymous visitor); the status."""
+#: Each client of the run comes from an address of its own in 127.0.0.0/8 (all of it is
+#: the loopback on Linux), as different people would: the limits per client address
+#: (docs/operations.md) then treat the flooder as one client and each player as another.
+ADDRESS_BLOCKS = {"player": 10, "spectator": 20, "lobby": 30, "healthz": 40, "flood": 66}
+
+
+def client_address(kind: str, n: int = 0) -> str:
+    """The loopback address the ``n``-th client of ``kind`` connects from."""
+    return f"127.{ADDRESS_BLOCKS[kind]}.{n // 250}.{n % 250 + 1}"
+
+
+async def open_socket(url: str, origin: str, address: str, **options):
+    """A WebSocket to ``url`` from ``address``, as the page's script would open it."""
+    from websockets.asyncio.client import connect
+
+    context = unverified_context() if url.startswith("wss:") else None
+    settings = {"open_timeout": 30, "close_timeout": 2, "max_size": 2**20, **options}
+    return await connect(
+        url,
+        ssl=context,
+        origin=origin,
+        ping_interval=None,
+        compression=None,
+        local_addr=(address, 0),
+        **settings,
+    )
+
+
+def http_get(url: str, address: str) -> int:
+    """GET ``url`` from ``address`` with no cookies (an anonymous visitor); the status."""
+    parts = urlsplit(url)
+    kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+    extra = {"context": unverified_context()} if parts.scheme == "https" else {}
+    connection = kind(parts.netloc, timeout=10, source_address=(address, 0), **extra)
     try:
-        with urllib.request.urlopen(url, timeout=10, context=unverified_context()) as answer:
-            answer.read()
-            return answer.status
-    except urllib.error.HTTPError as error:
-        return error.code
+        connection.request("GET", parts.path + (f"?{parts.query}" if parts.query else ""))
+        answer = connection.getresponse()
+        answer.read()
+        return answer.status
+    finally:
+        connection.close()
+
+
+class AddressedBot(Bot):
+    """``tools.bench_load``'s bot, connecting from an address of its own."""
+
+    address = "127.0.0.1"
+
+    async def connect(self, url: str, origin: str, context) -> None:
+        self.ws = await open_socket(
+            url,
+            origin,
+            self.address,
+            additional_headers={"Cookie": f"sessionid={self.session}"},
+            open_timeout=60,
+        )
+        self.task = asyncio.get_running_loop().create_task(self.listen())
 
 
 class Visitors:
@@ -424,7 +473,6 @@ class Visitors:
         self.base, self.ws_base, self.origin = base, ws_base, origin
         self.watch = watch  # (room code, watch token)
         self.opts = opts
-        self.context = unverified_context() if ws_base.startswith("wss:") else None
         self.open = 0
         self.visits = 0
         self.errors: Counter = Counter()
@@ -436,26 +484,15 @@ class Visitors:
         self.stopping = False
         self.tasks: list[asyncio.Task] = []
 
-    async def connect(self, path: str):
-        from websockets.asyncio.client import connect
-
-        return await connect(
-            self.ws_base + path,
-            ssl=self.context,
-            origin=self.origin,
-            open_timeout=30,
-            ping_interval=None,
-            compression=None,
-            max_size=2**20,
-            close_timeout=2,
-        )
+    async def connect(self, path: str, address: str):
+        return await open_socket(self.ws_base + path, self.origin, address)
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
         for n in range(self.opts["spectators"]):
             self.tasks.append(loop.create_task(self.spectator(n)))
-        for _ in range(self.opts["lobby"]):
-            self.tasks.append(loop.create_task(self.lobby()))
+        for n in range(self.opts["lobby"]):
+            self.tasks.append(loop.create_task(self.lobby(n)))
         self.tasks.append(loop.create_task(self.poll_healthz()))
 
     def pause(self) -> None:
@@ -471,12 +508,13 @@ class Visitors:
         while not self.stopping:
             await self.running.wait()
             code, token = random.choice(self.watch)
+            address = client_address("spectator", n)
             path = f"/r/{code}/?t={token}"
             try:
-                status = await asyncio.to_thread(http_get, self.base + path)
+                status = await asyncio.to_thread(http_get, self.base + path, address)
                 if status != 200:
                     self.errors[f"watch page {status}"] += 1
-                ws = await self.connect(f"/ws/rooms/{code}/?t={token}")
+                ws = await self.connect(f"/ws/rooms/{code}/?t={token}", address)
             except Exception as exc:
                 self.errors[f"spectator: {type(exc).__name__}"] += 1
                 await asyncio.sleep(1)
@@ -504,10 +542,10 @@ class Visitors:
                 self.open -= 1
             await asyncio.sleep(random.uniform(0.2, 0.8))
 
-    async def lobby(self) -> None:
+    async def lobby(self, n: int) -> None:
         while not self.stopping:
             try:
-                ws = await self.connect("/ws/lobby/")
+                ws = await self.connect("/ws/lobby/", client_address("lobby", n))
             except Exception as exc:
                 self.errors[f"lobby: {type(exc).__name__}"] += 1
                 await asyncio.sleep(1)
@@ -520,7 +558,9 @@ class Visitors:
         while not self.stopping:
             started = time.monotonic()
             try:
-                status = await asyncio.to_thread(http_get, self.base + "/healthz")
+                status = await asyncio.to_thread(
+                    http_get, self.base + "/healthz", client_address("healthz")
+                )
             except Exception as exc:
                 status = type(exc).__name__
             self.healthz[status] += 1
@@ -692,6 +732,10 @@ class Command(BaseCommand):
     async def run(self, opts, base, ws_base, rooms, watch, flood, duration, redis_url) -> dict:
         game = Generator([ws_base], base, echo=False, log=self.log)
         game.build(rooms)
+        for table in game.tables:
+            table.bots = [AddressedBot(table, i, bot.session) for i, bot in enumerate(table.bots)]
+        for n, bot in enumerate(b for t in game.tables for b in t.bots):
+            bot.address = client_address("player", n)
         took = await game.connect_all()
         players = len(rooms) * SEATS
         self.log(f"{players} players' sockets open in {took:.1f} s")
@@ -788,6 +832,7 @@ class Command(BaseCommand):
             "lobby_messages": visitors.lobby_messages,
             "flood_frames": flood.counters["frames"].value if flood else 0,
             "flood_connects": flood.counters["connects"].value if flood else 0,
+            "flood_refused": flood.counters["refused"].value if flood else 0,
             "players": players,
         }
 
@@ -836,7 +881,7 @@ class Command(BaseCommand):
             + (
                 f"one flooding client in the even phases of {opts['phases']} "
                 f"({r['flood_frames']:,} malformed frames over {r['flood_connects']:,} "
-                "connections, "
+                f"connections, {r['flood_refused']:,} handshakes refused; "
                 + (
                     f"at most {opts['flood_rate']:,.0f} a second"
                     if opts["flood_rate"]
