@@ -689,18 +689,24 @@ class Command(BaseCommand):
                 f"{ws_base}/ws/rooms/{code}/?t={token}",
                 base,
                 {
-                    "seconds": duration + 60,
+                    # The run, each sample's settling at its longest, and a margin.
+                    "seconds": duration
+                    + opts["settle_seconds"]
+                    * (len(sample_times(duration, opts["sample_seconds"], opts["phases"])) + 1)
+                    + 120,
                     "frames": opts["flood_max_frames"],
                     "rate": opts["flood_rate"],
                     "nice": opts["flood_nice"],
                 },
             )
+        flood_died = None
         try:
             result = asyncio.run(
                 self.run(opts, base, ws_base, rooms, watch, flood, duration, redis_url)
             )
         finally:
             if flood:
+                flood_died = flood.process.exitcode  # None while it still runs, as it should
                 flood.stop()
         if not opts["keep"]:
             cleanup(rooms_only=True)  # before the servers' computers cover the seats left
@@ -710,6 +716,11 @@ class Command(BaseCommand):
         failures = judge_growth(result["samples"], duration, opts["warmup_seconds"])
         if flood:
             failures += judge_flood(result["quiet_p99"], result["flood_p99"])
+            if flood_died is not None:
+                failures.append(
+                    f"FAIL the flooding client stopped early (exit code {flood_died}; it stops "
+                    "after --flood-max-frames frames)"
+                )
         errors = result["errors"]
         if sum(errors.values()):
             listed = ", ".join(f"{n} {what}" for what, n in errors.most_common())
