@@ -504,43 +504,44 @@ class Visitors:
         self.running.set()
 
     async def spectator(self, n: int) -> None:
+        """One spectator after another from the same address: a visit, a short pause."""
         await asyncio.sleep(random.uniform(0, 2))
         while not self.stopping:
             await self.running.wait()
-            code, token = random.choice(self.watch)
-            address = client_address("spectator", n)
-            path = f"/r/{code}/?t={token}"
+            self.open += 1  # from the page's request on, until its socket is closed
             try:
-                status = await asyncio.to_thread(http_get, self.base + path, address)
-                if status != 200:
-                    self.errors[f"watch page {status}"] += 1
-                ws = await self.connect(f"/ws/rooms/{code}/?t={token}", address)
+                await self.visit(*random.choice(self.watch), client_address("spectator", n))
             except Exception as exc:
                 self.errors[f"spectator: {type(exc).__name__}"] += 1
                 await asyncio.sleep(1)
-                continue
-            self.open += 1
-            self.visits += 1
-            try:
-                first = json.loads(await asyncio.wait_for(ws.recv(), 10))
-                if first.get("type") != "state":
-                    self.errors["spectator: no state"] += 1
-                stay = random.uniform(self.opts["stay_min"], self.opts["stay_max"])
-                reader = asyncio.ensure_future(drain(ws))
-                paused = asyncio.ensure_future(self.paused.wait())
-                done, _ = await asyncio.wait(
-                    {reader, paused}, timeout=stay, return_when=asyncio.FIRST_COMPLETED
-                )
-                reader.cancel()
-                paused.cancel()
-                if reader in done:
-                    self.errors["spectator: closed by the server"] += 1
-            except Exception as exc:
-                self.errors[f"spectator: {type(exc).__name__}"] += 1
             finally:
-                await ws.close()
                 self.open -= 1
             await asyncio.sleep(random.uniform(0.2, 0.8))
+
+    async def visit(self, code: str, token: str, address: str) -> None:
+        """A watch link opened (the page, then its socket), watched a few seconds (or
+        until the run pauses the spectators), closed."""
+        status = await asyncio.to_thread(http_get, f"{self.base}/r/{code}/?t={token}", address)
+        if status != 200:
+            self.errors[f"watch page {status}"] += 1
+        ws = await self.connect(f"/ws/rooms/{code}/?t={token}", address)
+        self.visits += 1
+        try:
+            first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if first.get("type") != "state":
+                self.errors["spectator: no state"] += 1
+            stay = random.uniform(self.opts["stay_min"], self.opts["stay_max"])
+            reader = asyncio.ensure_future(drain(ws))
+            paused = asyncio.ensure_future(self.paused.wait())
+            done, _ = await asyncio.wait(
+                {reader, paused}, timeout=stay, return_when=asyncio.FIRST_COMPLETED
+            )
+            reader.cancel()
+            paused.cancel()
+            if reader in done:
+                self.errors["spectator: closed by the server"] += 1
+        finally:
+            await ws.close()
 
     async def lobby(self, n: int) -> None:
         while not self.stopping:
@@ -597,49 +598,38 @@ def latency_ms(receipts: list[tuple[float, float]], windows) -> list[float]:
     return [lat * 1000 for sent, lat in receipts if in_windows(sent, windows)]
 
 
+#: The command's options with a value: (name, type, default, what it sets).
+OPTIONS = [
+    ("--minutes", float, 10, "how long the run lasts"),
+    ("--rooms", int, 20, "rooms of 4 bots"),
+    ("--pace", float, 1.0, "seconds from a bot's turn to its draw"),
+    ("--spectators", int, 6, "spectators coming and going at once"),
+    ("--stay-min", float, 2.0, "a spectator's shortest stay, in seconds"),
+    ("--stay-max", float, 6.0, "a spectator's longest stay, in seconds"),
+    ("--lobby", int, 2, "lobby sockets open"),
+    ("--phases", int, 4, "phases, alternately without and with the flood"),
+    ("--flood-max-frames", int, 20_000_000, "the flood stops after this many frames"),
+    ("--flood-rate", float, 0, "the flood's frames a second; 0: as fast as it can"),
+    ("--flood-nice", int, 0, "the flooding process's niceness"),
+    ("--sample-seconds", float, 60, "a settled sample every this many seconds"),
+    (
+        "--warmup-seconds",
+        float,
+        120,
+        "samples before this (at most a quarter of the run) set no level",
+    ),
+    ("--settle-seconds", float, 10, "the longest a sample waits for the spectators' rows to go"),
+]
+
+
 class Command(BaseCommand):
     help = "Soak test against a running production stack (see make soak)."
 
     def add_arguments(self, parser):
         parser.add_argument("--url", required=True, help="the stack's base URL (https://host:port)")
-        parser.add_argument("--minutes", type=float, default=10, help="how long (default 10)")
-        parser.add_argument("--rooms", type=int, default=20, help="rooms of 4 bots (20)")
-        parser.add_argument("--pace", type=float, default=1.0, help="seconds per draw (1)")
-        parser.add_argument(
-            "--spectators", type=int, default=6, help="spectators coming and going at once (6)"
-        )
-        parser.add_argument("--stay-min", type=float, default=2.0, help="a visit's least stay, s")
-        parser.add_argument("--stay-max", type=float, default=6.0, help="a visit's longest stay, s")
-        parser.add_argument("--lobby", type=int, default=2, help="lobby sockets open (2)")
-        parser.add_argument("--phases", type=int, default=4, help="alternating phases (4)")
+        for name, kind, default, meaning in OPTIONS:
+            parser.add_argument(name, type=kind, default=default, help=f"{meaning} ({default:,})")
         parser.add_argument("--no-flood", action="store_true", help="no flooding client")
-        parser.add_argument(
-            "--flood-max-frames", type=int, default=20_000_000, help="the flood's bound (20M)"
-        )
-        parser.add_argument(
-            "--flood-rate",
-            type=float,
-            default=0,
-            help="the flood's frames a second (default 0: as fast as it can)",
-        )
-        parser.add_argument(
-            "--flood-nice", type=int, default=0, help="the flooding process's niceness (0)"
-        )
-        parser.add_argument(
-            "--sample-seconds", type=float, default=60, help="a settled sample every (60) s"
-        )
-        parser.add_argument(
-            "--warmup-seconds",
-            type=float,
-            default=120,
-            help="samples before this (at most a quarter of the run) are not judged (120)",
-        )
-        parser.add_argument(
-            "--settle-seconds",
-            type=float,
-            default=10,
-            help="how long a sample waits for the spectators' rows to go (10)",
-        )
         parser.add_argument("--stack", default="", help="how the stack was run, for the report")
         parser.add_argument("--write", default=None, help="the Markdown file to update")
         parser.add_argument("--keep", action="store_true", help="keep the rooms and users")
