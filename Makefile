@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test prod lint format fairness bench bench-load bench-page messages
+.PHONY: run test prod lint format fairness bench bench-load bench-page soak messages
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,12 @@ bench-page: $(TEST_STAMP)
 
 bench-load: $(TEST_STAMP)
 	bash scripts/bench_load.sh
+
+# The production mode for 10 minutes under bots, spectators, /healthz polls, lobby sockets
+# and a flooding client (scripts/soak.sh, python -m tools.soak); fails if a figure grows
+# with time or the flood slows the players; writes docs/performance.md. Run it alone.
+soak: $(TEST_STAMP)
+	bash scripts/soak.sh
 
 # Refresh the message catalogues and compile them (needs gettext's msgfmt).
 messages: $(RUN_STAMP)

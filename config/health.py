@@ -38,18 +38,31 @@ async def check_database() -> None:
     await sync_to_async(_database, thread_sensitive=False)()
 
 
+#: Per event loop: the channel this process's checks receive on, and the lock that makes
+#: them take turns on it. One channel for the life of the process: a publish/subscribe
+#: layer subscribes a Redis channel (and keeps a queue) for every new channel and never
+#: lets go of it, so a fresh channel per check leaked one subscription per call.
+_probes: dict[asyncio.AbstractEventLoop, tuple[asyncio.Lock, list[str | None]]] = {}
+
+
 async def check_channel_layer() -> None:
-    """A message sent to a fresh channel comes back: Redis (or the in-memory layer)
-    works for sending and receiving, the two things the table needs."""
+    """A message sent to the process's own probe channel comes back: Redis (or the
+    in-memory layer) works for sending and receiving, the two things the table needs."""
     layer = get_channel_layer()
-    # A channel of this process's own, made before sending: a publish/subscribe layer
-    # (CHANNEL_LAYER=pubsub) only delivers to channels that exist when the message is sent.
-    channel = await layer.new_channel("healthz.")
-    token = secrets.token_hex(8)
-    await layer.send(channel, {"type": "healthz", "token": token})
-    message = await layer.receive(channel)
-    if message.get("token") != token:
-        raise RuntimeError("channel layer returned another message")
+    lock, probe = _probes.setdefault(asyncio.get_running_loop(), (asyncio.Lock(), [None]))
+    async with lock:
+        known = getattr(layer, "channels", None)  # the pubsub layer's subscribed channels
+        if probe[0] is None or (isinstance(known, dict) and probe[0] not in known):
+            # First check, or a timed-out receive made the layer drop the channel: a
+            # publish/subscribe layer only delivers to channels that exist when the
+            # message is sent, so subscribe (again) before sending.
+            probe[0] = await layer.new_channel("healthz.")
+        token = secrets.token_hex(8)
+        await layer.send(probe[0], {"type": "healthz", "token": token})
+        while True:  # a reply to an earlier, timed-out check may still be queued
+            message = await layer.receive(probe[0])
+            if message.get("token") == token:
+                return
 
 
 CHECKS = {"database": check_database, "channel_layer": check_channel_layer}

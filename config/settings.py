@@ -63,6 +63,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.security.ContentSecurityPolicyMiddleware",  # the Content-Security-Policy
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -242,9 +243,16 @@ SEAT_GRACE_SECONDS = float(os.environ.get("SEAT_GRACE_SECONDS", "20"))
 # A socket refreshes its presence this often; one silent for the timeout counts as gone.
 HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "10"))
 PRESENCE_TIMEOUT_SECONDS = float(os.environ.get("PRESENCE_TIMEOUT_SECONDS", "30"))
+# A room's spectator count is sent at most this often (arrivals in between ride along).
+SPECTATOR_COUNT_SECONDS = float(os.environ.get("SPECTATOR_COUNT_SECONDS", "1"))
+# A broadcast the channel layer has not taken within this long is dropped (and logged):
+# sockets catch up at their next heartbeat, and later broadcasts do not wait behind it.
+BROADCAST_TIMEOUT_SECONDS = float(os.environ.get("BROADCAST_TIMEOUT_SECONDS", "2"))
 # How often the sweep (one process at a time) looks for rooms whose computer turns,
 # takeovers or abandonment are due.
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "5"))
+# Expired sessions are deleted this often (by the sweep of one process).
+SESSION_CLEAR_SECONDS = float(os.environ.get("SESSION_CLEAR_SECONDS", "3600"))
 # A playing room with no human connected for this long ends as abandoned (6 hours).
 ABANDON_AFTER_SECONDS = float(os.environ.get("ABANDON_AFTER_SECONDS", str(6 * 3600)))
 # The largest WebSocket message the table accepts.
@@ -305,6 +313,14 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# -- room creation (issue 17: accounts, docs/operations.md "Room creation") -------------------
+# New rooms one person (an account, or a guest's browser) may open in an hour, counted in
+# the cache above (shared through Redis), and rooms they host that may be waiting or
+# playing with someone connected at once.
+ROOM_CREATION_PER_HOUR = int(os.environ.get("ROOM_CREATION_PER_HOUR", "20"))
+ROOMS_OPEN_AT_ONCE = int(os.environ.get("ROOMS_OPEN_AT_ONCE", "3"))
+# -- end of room creation ---------------------------------------------------------------------
 
 # -- telemetry ------------------------------------------------------------------------------
 TELEMETRY_EVENTS_PER_MINUTE = int(os.environ.get("TELEMETRY_EVENTS_PER_MINUTE", "30"))

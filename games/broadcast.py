@@ -6,13 +6,23 @@ import os
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
 
 from games.outages import OUTAGES
+from games.workers import in_worker
 
 log = logging.getLogger(__name__)
 
 #: The event loop the latest broadcast was handed to, and that broadcast's task.
 _last: tuple[asyncio.AbstractEventLoop | None, asyncio.Task | None] = (None, None)
+
+
+def after_commit(send) -> None:
+    """Call ``send`` once the current transaction commits. A send that fails is logged
+    and changes nothing else: the change is committed, and the action that made it must
+    not answer as if it were not (sockets catch up at their next heartbeat)."""
+    transaction.on_commit(send, robust=True)
 
 
 def _group_send(group: str, message: dict) -> None:
@@ -58,14 +68,18 @@ async def _send_after(before: asyncio.Task | None, layer, group: str, message: d
     if before is not None and not before.done():
         await asyncio.wait([before])
     try:
-        await layer.group_send(group, message)
+        # Bounded: a Redis that hangs (rather than refusing) would hold every later
+        # broadcast of the process behind this one.
+        await asyncio.wait_for(layer.group_send(group, message), settings.BROADCAST_TIMEOUT_SECONDS)
+    except TimeoutError:
+        _unavailable(group, f"no answer within {settings.BROADCAST_TIMEOUT_SECONDS} s")
     except OUTAGES as exc:
         _unavailable(group, exc)
     except Exception:
         log.exception("could not send to %s", group)
 
 
-def _unavailable(group: str, exc: Exception) -> None:
+def _unavailable(group: str, exc: object) -> None:
     log.warning("could not send to %s: channel layer unavailable (%s)", group, exc)
 
 
@@ -94,6 +108,59 @@ def lobby_changed() -> None:
     _group_send(LOBBY_GROUP, {"type": "lobby.changed", "rooms": lobby_rooms()})
 
 
-def spectators_changed(room_id: int, count: int) -> None:
-    """How many are watching: not part of the versioned state, so sent on its own."""
-    _group_send(group_name(room_id), {"type": "room.spectators", "count": count})
+#: Rooms whose spectator count is about to be sent by this process (``spectators_changed``),
+#: and the task that sends it.
+_counting: dict[int, asyncio.Task] = {}
+
+
+def spectators_changed(room_id: int) -> None:
+    """How many are watching: not part of the versioned state, so sent on its own.
+
+    Coalesced per room: the first change in a quiet room sends the count
+    ``SPECTATOR_COUNT_SECONDS`` later, counted then, and the changes that come meanwhile
+    ride along with it. Sent at every arrival, a crowd of N spectators cost N counts and
+    N sends to every socket in the room: O(N²) frames.
+    """
+    loop = _server_loop() or _running_loop()
+    if loop is None:  # no server here (a command, a test calling services directly)
+        _send_count(room_id)
+        return
+    loop.call_soon_threadsafe(_count_soon, room_id)
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def _count_soon(room_id: int) -> None:
+    loop = asyncio.get_running_loop()
+    pending = _counting.get(room_id)
+    if pending is not None and not pending.done() and pending.get_loop() is loop:
+        return
+    _counting[room_id] = loop.create_task(_count_later(room_id))
+
+
+async def _count_later(room_id: int) -> None:
+    from games.selectors import spectator_count
+
+    await asyncio.sleep(settings.SPECTATOR_COUNT_SECONDS)
+    _counting.pop(room_id, None)  # a change from now on sends again
+    try:
+        count = await in_worker(spectator_count)(room_id)
+    except Exception:  # the database is away: the next change or snapshot tells
+        log.warning("room %s: could not count its spectators", room_id)
+        return
+    await _send_after(None, get_channel_layer(), group_name(room_id), _count_message(count))
+
+
+def _send_count(room_id: int) -> None:
+    from games.selectors import spectator_count
+
+    _group_send(group_name(room_id), _count_message(spectator_count(room_id)))
+
+
+def _count_message(count: int) -> dict:
+    return {"type": "room.spectators", "count": count}

@@ -14,8 +14,8 @@ import asyncio
 import logging
 import os
 import time
+from importlib import import_module
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError
@@ -23,15 +23,18 @@ from django.db import DatabaseError
 from games import heartbeat, schedule, selectors, services
 from games.errors import ActionError
 from games.outages import OUTAGES
+from games.workers import idle, in_worker
 
 log = logging.getLogger(__name__)
 
-#: room id -> (its driver task, the event that wakes it); and the latest state known here.
+#: room id -> (its driver task, the event that wakes it); and the latest state known here,
+#: for the rooms being driven only (a driver that ends forgets its room's).
 _drivers: dict[int, tuple[asyncio.Task, asyncio.Event]] = {}
 _latest: dict[int, dict] = {}
 _sweeper: asyncio.Task | None = None
 
 SWEEP_LEASE = "games:sweep-lease"
+SESSIONS_LEASE = "games:sessions-cleared"
 
 
 def ensure(room_id: int, state: dict | None = None) -> None:
@@ -40,14 +43,16 @@ def ensure(room_id: int, state: dict | None = None) -> None:
     Given the room's new ``state``, the driver plans from it; a room where the server
     owes nothing starts no driver.
     """
-    if state is not None:
-        _remember(room_id, state)
     entry = _drivers.get(room_id)
     if entry is not None and not entry[0].done():
+        if state is not None:
+            _remember(room_id, state)
         entry[1].set()
         return
-    if state is not None and schedule.next_due(state) is None:
-        return
+    if state is not None:
+        if schedule.next_due(state) is None:
+            return  # nothing kept: only a running driver keeps its room's latest state
+        _remember(room_id, state)
     wake = asyncio.Event()
     task = asyncio.get_running_loop().create_task(_drive(room_id, wake))
     _drivers[room_id] = (task, wake)
@@ -73,7 +78,7 @@ async def _drive(room_id: int, wake: asyncio.Event) -> None:
             try:
                 state = _latest.get(room_id)
                 if state is None:
-                    state = await database_sync_to_async(selectors.snapshot)(room_id)
+                    state = await in_worker(selectors.snapshot)(room_id)
                     if state is None:
                         return
                     _remember(room_id, state)
@@ -87,7 +92,7 @@ async def _drive(room_id: int, wake: asyncio.Event) -> None:
                         continue  # something changed: plan again
                     except TimeoutError:
                         pass
-                new = await database_sync_to_async(run_due)(room_id, due)
+                new = await in_worker(run_due)(room_id, due)
                 if new is None:
                     # Refused (another process acted first, or a state went missing):
                     # plan again from the database.
@@ -139,15 +144,27 @@ def _take_sweep_lease() -> bool:
         return True
 
 
+def _clear_expired_sessions() -> None:
+    """Expired sessions (log-ins and guests gone for good) leave the session table once
+    every ``SESSION_CLEAR_SECONDS``, by whichever process sweeps first in that time."""
+    try:
+        if not cache.add(SESSIONS_LEASE, os.getpid(), timeout=settings.SESSION_CLEAR_SECONDS):
+            return
+    except OUTAGES:
+        return  # without the shared cache every sweep would clear: wait for it
+    import_module(settings.SESSION_ENGINE).SessionStore.clear_expired()
+
+
 async def sweep_once(*, lease: bool = True) -> list[int]:
-    """Drop connections left by dead processes and drive every room whose ``due_at`` has
-    passed. Returns the rooms found due."""
-    if lease and not await database_sync_to_async(_take_sweep_lease)():
+    """Drop connections left by dead processes (and, hourly, expired sessions) and drive
+    every room whose ``due_at`` has passed. Returns the rooms found due."""
+    if lease and not await in_worker(_take_sweep_lease)():
         return []
-    await database_sync_to_async(services.sweep_stale_watchers)()
-    for room_id in await database_sync_to_async(selectors.rooms_with_stale_connections)():
-        await database_sync_to_async(services.sweep_stale_presences)(room_id=room_id)
-    due = await database_sync_to_async(selectors.rooms_due)()
+    await in_worker(_clear_expired_sessions)()
+    await in_worker(services.sweep_stale_watchers)()
+    for room_id in await in_worker(selectors.rooms_with_stale_connections)():
+        await in_worker(services.sweep_stale_presences)(room_id=room_id)
+    due = await in_worker(selectors.rooms_due)()
     for room_id in due:
         ensure(room_id)
     return due
@@ -166,6 +183,6 @@ async def stop_all() -> None:
     _latest.clear()
     _sweeper = None
     await heartbeat.stop()
-    # A cancelled task may have left a query running in the database thread; queue a
-    # no-op behind it so that nothing is still writing when this returns.
-    await database_sync_to_async(lambda: None)()
+    # A cancelled task may have left a query running in its worker thread: wait for it,
+    # so that nothing is still writing when this returns.
+    await idle()

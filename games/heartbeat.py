@@ -14,12 +14,13 @@ import asyncio
 import logging
 import weakref
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import DatabaseError
 
 from games import services
+from games.errors import ActionError
 from games.outages import OUTAGES
+from games.workers import in_worker
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,8 @@ BATCH = 25
 
 
 def join(socket) -> None:
-    """``socket`` (with ``channel_name``, ``room_id`` and ``async beat(version)``) is open."""
+    """``socket`` (with ``channel_name``, ``room_id``, ``actor``, ``gone`` and ``async
+    beat(version)``) is open."""
     global _task
     _sockets.add(socket)
     loop = asyncio.get_running_loop()
@@ -55,13 +57,15 @@ async def beat_once() -> None:
     if not sockets:
         return
     try:
-        versions = await database_sync_to_async(services.heartbeat)(
+        versions, swept = await in_worker(services.heartbeat)(
             channel_names=[s.channel_name for s in sockets],
             room_ids=sorted({s.room_id for s in sockets}),
         )
     except DatabaseError:
         log.warning("heartbeat could not be recorded for %d sockets", len(sockets))
         return
+    if swept:
+        await _heal([s for s in sockets if s.channel_name in swept and not s.gone])
     results = []
     for start in range(0, len(sockets), BATCH):
         # A few sockets at a time, letting the table's own messages through in between:
@@ -79,6 +83,20 @@ async def beat_once() -> None:
     for error in failed:
         if not isinstance(error, (*OUTAGES, asyncio.CancelledError)):
             log.error("heartbeat failed for a socket", exc_info=error)
+
+
+async def _heal(sockets: list) -> None:
+    """Open sockets whose connection rows the sweep removed (this process missed its
+    beats for longer than the presence timeout): record them again, as at their connect,
+    so that their seats are theirs and their rooms attended again."""
+    log.warning("heartbeat: %d open sockets had lost their connection rows", len(sockets))
+    for socket in sockets:
+        try:
+            await in_worker(services.connect)(
+                room_id=socket.room_id, actor=socket.actor, channel_name=socket.channel_name
+            )
+        except (DatabaseError, ActionError):
+            log.warning("room %s: could not record a connection again", socket.room_id)
 
 
 async def stop() -> None:

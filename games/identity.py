@@ -26,7 +26,7 @@ class Actor:
 
 
 def guest_id(request) -> str:
-    """The request's guest id, created on first use."""
+    """The request's guest id, created on first use (which stores a session)."""
     value = request.session.get(GUEST_KEY)
     if not value:
         value = secrets.token_hex(16)
@@ -35,9 +35,19 @@ def guest_id(request) -> str:
 
 
 def actor_from_request(request) -> Actor:
+    """Who is acting: a guest id is created for a visitor who has none, so only a request
+    that does something (opening a room, sitting down) should ask."""
     if request.user.is_authenticated:
         return Actor(user_id=request.user.pk)
     return Actor(guest=guest_id(request))
+
+
+def viewer_from_request(request) -> Actor:
+    """Who is looking: like ``actor_from_request``, but a visitor without a guest id stays
+    without one (``Actor()``, nobody's seat), so viewing a page stores no session."""
+    if request.user.is_authenticated:
+        return Actor(user_id=request.user.pk)
+    return Actor(guest=request.session.get(GUEST_KEY, ""))
 
 
 def actor_from_scope(scope) -> Actor:

@@ -92,7 +92,9 @@ class Seat(models.Model):
     away_since = models.DateTimeField(null=True, blank=True)
     #: The computer plays this human seat until its human reconnects.
     covered = models.BooleanField(default=False)
-    #: The human left the match; the computer plays the seat for the rest of it.
+    #: The human left the room's latest match; the computer plays the seat for the rest
+    #: of it. A rematch clears it (the leaver's seat starts covered) and keeps the
+    #: leavers on the finished match (``Match.left``).
     left = models.BooleanField(default=False)
 
     class Meta:
@@ -167,6 +169,9 @@ class Match(models.Model):
     losers = models.JSONField(null=True, blank=True)
     #: Who ended it early: {"seat": i, "how": "resign"}.
     ended_by = models.JSONField(null=True, blank=True)
+    #: Seat indexes whose human left this match (the computer played on), written when
+    #: a rematch follows; the latest match's leavers are the seats marked ``left``.
+    left = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -33,8 +35,29 @@ def socket_access(code: str, actor, token: str) -> Access | bool | None:
 
 
 def snapshot(room_id: int) -> dict | None:
-    room = Room.objects.filter(pk=room_id).first()
-    return room_state(room) if room else None
+    """The room's state as of one moment: its version matches its content, even while a
+    draw commits between the statements that read it."""
+    with _one_moment():
+        room = Room.objects.filter(pk=room_id).first()
+        return room_state(room) if room else None
+
+
+@contextmanager
+def _one_moment():
+    """A read-only transaction whose statements all see one snapshot of the database.
+
+    PostgreSQL's default (read committed) lets each statement see what committed before
+    it; repeatable read fixes the snapshot at the first. SQLite's transactions are
+    serialised (``BEGIN IMMEDIATE``, config/settings.py), so every transaction is one
+    moment there."""
+    if connection.in_atomic_block:  # already inside a change: its reads are its own
+        yield
+        return
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
 
 
 def rooms_due(limit: int = 500) -> list[int]:
@@ -135,7 +158,9 @@ def player_stats(user_id: int) -> dict:
     points-scored variants, how often the player finished in each place. A match counts
     for the player only when it has a result for their seat: matches in progress,
     abandoned, or the one the player left (the computer finished it) are listed but not
-    counted. Games on one device (the player holds every seat) are listed, not counted:
+    counted (a match the player left counts none of its rounds either: it is the
+    computer's, kept per match in ``Match.left`` once a rematch follows). Games on one
+    device (the player holds every seat) are listed, not counted:
     they are nobody's own result.
 
     Each listed match: ``match``, ``room``, ``variant``, ``seat`` (``None`` on one
@@ -177,7 +202,7 @@ def player_stats(user_id: int) -> dict:
             outcome = "left" if left else "playing"
         elif ended_by.get("how") in ("abandoned", "everyone_left"):
             outcome = "abandoned"
-        elif left and latest:
+        elif seat in match.left or (left and latest):
             outcome = "left"
         else:
             outcome = "won" if seat in (match.winners or []) else "lost"
@@ -206,6 +231,8 @@ def player_stats(user_id: int) -> dict:
                 "places": defaultdict(int),
             },
         )
+        if outcome == "left":
+            continue  # the computer finished it: neither its result nor its rounds count
         if outcome in ("won", "lost"):
             record["matches"] += 1
             record[outcome] += 1

@@ -1,14 +1,14 @@
-import unicodedata
-
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from games import names
 from games.engine import LEVELS, VARIANTS
 from games.labels import VARIANT_NAMES
 from games.models import Room
+from games.names import NAME_MAX
 
 VARIANT_HELP = {
     "babanuki": _(
@@ -29,32 +29,24 @@ MODE_HELP = {
     "friends": _("You get a link to send; friends sit down from their own devices."),
 }
 
-#: The longest name a player may give themselves at a table.
-NAME_MAX = 30
-
-# Bidirectional overrides and isolates can make a name display as someone else's.
-_BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
-
 
 def clean_player_name(value: str) -> str:
-    """A name typed for a seat: trimmed, 1 to ``NAME_MAX`` characters, no control
-    characters; runs of spaces become one."""
-    if any(unicodedata.category(c) == "Cc" or c in _BIDI_CONTROLS for c in value):
-        raise ValidationError(_("A name cannot contain control characters."), code="control")
-    name = " ".join(value.split())
-    if not name:
-        raise ValidationError(_("Type a name."), code="required")
-    if len(name) > NAME_MAX:
-        raise ValidationError(
-            ngettext(
+    """A name typed for a seat (``games.names``): normalised, trimmed, 1 to ``NAME_MAX``
+    characters, nothing invisible; runs of spaces become one."""
+    try:
+        return names.normalise(value)
+    except names.NameRefused as exc:
+        if exc.code == "invisible":
+            message = _("A name cannot contain invisible characters or control characters.")
+        elif exc.code == "required":
+            message = _("Type a name.")
+        else:
+            message = ngettext(
                 "A name is at most %(max)s character long.",
                 "A name is at most %(max)s characters long.",
                 NAME_MAX,
-            )
-            % {"max": NAME_MAX},
-            code="max_length",
-        )
-    return name
+            ) % {"max": NAME_MAX}
+        raise ValidationError(message, code=exc.code) from None
 
 
 class SignUpForm(UserCreationForm):
@@ -77,7 +69,7 @@ class JoinForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.label_suffix = ""
         self.username = username
-        self.taken_names = {n.casefold() for n in taken_names}
+        self.taken_names = {names.name_key(n) for n in taken_names}
         if username:
             self.fields["name"].required = False
             self.fields["name"].initial = username
@@ -85,7 +77,7 @@ class JoinForm(forms.Form):
     def clean_name(self):
         value = self.cleaned_data["name"]
         name = self.username if self.username and not value.strip() else clean_player_name(value)
-        if name.casefold() in self.taken_names:
+        if names.name_key(name) in self.taken_names:  # join_room checks again, locked
             raise ValidationError(
                 _("Someone at this table is already called %(name)s; choose another name.")
                 % {"name": name},
@@ -324,7 +316,7 @@ class NewGameForm(forms.Form):
 
     def _clean_seat_names(self, data: dict, seats: int) -> None:
         """One name per player on this device: blank is "Player n"; no two alike."""
-        names, seen = [], set()
+        given, seen = [], set()
         for i in range(seats):
             field = f"seat_name_{i}"
             value = data.get(field) or ""
@@ -335,16 +327,16 @@ class NewGameForm(forms.Form):
             except ValidationError as exc:
                 self.add_error(field, exc)
                 continue
-            if name.casefold() in seen:
+            if names.name_key(name) in seen:
                 self.add_error(
                     field,
                     _("Two players are called %(name)s; give each a name of their own.")
                     % {"name": name},
                 )
                 continue
-            seen.add(name.casefold())
-            names.append(name)
-        data["seat_names"] = names
+            seen.add(names.name_key(name))
+            given.append(name)
+        data["seat_names"] = given
 
     def room_arguments(self) -> dict:
         data = self.cleaned_data

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import selectors, services
 from games.errors import ActionError
-from games.identity import GUEST_KEY, Actor, actor_from_request
+from games.identity import actor_from_request, viewer_from_request
 from games.labels import VARIANT_NAMES
 from games.models import Room
 from games.replay import replay_steps
@@ -37,7 +37,7 @@ def _focus_first_error(form) -> None:
 
 
 def home(request):
-    actor = actor_from_request(request)
+    actor = viewer_from_request(request)
     return render(
         request,
         "lobby/home.html",
@@ -67,12 +67,12 @@ def new_game(request):
     signed_in = request.user.is_authenticated
     form = NewGameForm(request.POST or None, signed_in=signed_in)
     if request.method == "POST" and form.is_valid():
+        actor = actor_from_request(request)
         try:
-            room = services.create_room(
-                actor=actor_from_request(request),
-                name=_display_name(request),
-                **form.room_arguments(),
-            )
+            with services.room_creation(actor):  # at most so many an hour, and open at once
+                room = services.create_room(
+                    actor=actor, name=_display_name(request), **form.room_arguments()
+                )
         except ActionError as exc:
             form.add_error(None, exc.message)
         else:
@@ -83,7 +83,7 @@ def new_game(request):
 
 def _room_or_404(request, code: str, token: str = "") -> Room:
     room = selectors.room_by_code(code)
-    if room is None or not selectors.may_view(room, actor_from_request(request), token):
+    if room is None or not selectors.may_view(room, viewer_from_request(request), token):
         raise Http404
     return room
 
@@ -109,7 +109,7 @@ def _history(room: Room) -> dict:
 def room(request, code: str):
     token = request.GET.get("t", "")
     room = _room_or_404(request, code, token)
-    actor = actor_from_request(request)
+    actor = viewer_from_request(request)
     seats = list(room.seats.all())
     seated = any(actor.controls(s) for s in seats)
     # Seats this browser left to the computer: the page says so, even after a reload.
@@ -209,10 +209,8 @@ def join(request, token: str):
         raise Http404
     # Only sitting down gives a visitor a guest id (and a session): opening or
     # prefetching the link does not.
-    if request.method == "POST" or request.user.is_authenticated:
-        actor = actor_from_request(request)
-    else:
-        actor = Actor(guest=request.session.get(GUEST_KEY, ""))
+    posted = request.method == "POST"
+    actor = actor_from_request(request) if posted else viewer_from_request(request)
     seats = list(room.seats.all())
     if any(actor.controls(s) for s in seats):
         return redirect("room", code=room.code)
@@ -228,8 +226,11 @@ def join(request, token: str):
         try:
             services.join_room(room_id=room.pk, actor=actor, name=form.cleaned_data["name"])
         except ActionError as exc:
-            return _join_closed(request, room, exc.message)
-        return redirect("room", code=room.code)
+            if exc.code != "name_taken":
+                return _join_closed(request, room, exc.message)
+            form.add_error("name", exc.message)  # taken while this page was open
+        else:
+            return redirect("room", code=room.code)
     _focus_first_error(form)
     here = reverse("join", args=[room.token])
     return render(
@@ -256,7 +257,7 @@ def start(request, code: str):
     try:
         services.start_match(
             room_id=room.pk,
-            actor=actor_from_request(request),
+            actor=viewer_from_request(request),
             fill_with_computers=request.POST.get("fill") == "1",
         )
     except ActionError as exc:
@@ -268,7 +269,7 @@ def start(request, code: str):
 def remove_player(request, code: str, seat: int):
     room = _room_or_404(request, code)
     try:
-        services.remove_player(room_id=room.pk, actor=actor_from_request(request), seat_index=seat)
+        services.remove_player(room_id=room.pk, actor=viewer_from_request(request), seat_index=seat)
     except ActionError as exc:
         messages.error(request, exc.message)
     else:
@@ -291,9 +292,8 @@ def signup(request):
         return redirect(_safe_next(request))
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        guest = request.session.get("guest_id", "")
         user = form.save()
-        services.claim_guest_games(guest=guest, user_id=user.pk)
+        # Logging in keeps the guest's games (lobby.logins.keep_guest_games).
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
             request,

@@ -4,7 +4,8 @@ kind of change over one shared change helper (``change.py``):
 - ``rooms``: opening rooms, seats before the start, starting and dealing, abandonment;
 - ``play``: draws (human and computer), leaving and resigning;
 - ``presence``: connections, seats away and back, the computer covering a seat;
-- ``accounts``: a guest's games kept when they sign up.
+- ``limits``: how many rooms one person may open;
+- ``accounts``: a guest's games kept when they sign up or log in.
 
 Callers use the names below (``services.draw(...)``); they are the services' whole
 public surface.
@@ -12,6 +13,7 @@ public surface.
 
 from games.identity import Actor
 from games.services.accounts import claim_guest_games
+from games.services.limits import room_creation
 from games.services.play import computer_turn, draw, leave_match, resign
 from games.services.presence import (
     connect,
@@ -50,6 +52,7 @@ __all__ = [
     "rematch",
     "remove_player",
     "resign",
+    "room_creation",
     "start_match",
     "sweep_stale_presences",
     "sweep_stale_watchers",

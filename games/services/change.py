@@ -43,6 +43,8 @@ class Change:
         #: Writes that go with the room's compare-and-swap (``insert``, ``update``): on
         #: PostgreSQL the commit sends them and the swap as one statement.
         self.writes: list = []
+        #: Whether the lobby lists the room as it was at the lock (listed and waiting).
+        self.in_lobby = room.listed and room.status == Room.Status.WAITING
 
     def insert(self, obj) -> None:
         """INSERT ``obj`` with the commit's own statement (its key is not read back)."""
@@ -66,9 +68,10 @@ class Change:
         if sql.execute(swap, riders=self.writes) != 1:
             room.version = before  # someone else changed the room first
             raise ActionError("stale_version", _("The table changed before this action."))
-        transaction.on_commit(lambda: broadcast.room_changed(room.pk, state))
-        if room.listed:
-            transaction.on_commit(broadcast.lobby_changed)
+        broadcast.after_commit(lambda: broadcast.room_changed(room.pk, state))
+        if self.in_lobby or (room.listed and room.status == Room.Status.WAITING):
+            # The lobby lists waiting rooms only: a playing room's changes are not its news.
+            broadcast.after_commit(broadcast.lobby_changed)
         self.state = state
         return state
 

@@ -22,14 +22,17 @@ from games.services.change import changing
 from games.state import room_state
 
 
-def connect(*, room_id: int, actor: Actor, channel_name: str) -> dict:
+def connect(*, room_id: int, actor: Actor, channel_name: str) -> dict | None:
     """A socket opened: record it as its seats' connection (handing covered seats back to
-    their human) or as a spectator's. Returns the room's state."""
+    their human) or as a spectator's. Returns the room's state.
+
+    A spectator's socket takes no room lock and changes no version: it is a row of its
+    own, and the count reaches the room coalesced (``broadcast.spectators_changed``)."""
+    if not _seats_held(Seat.objects.filter(room_id=room_id), actor):
+        return _watch(room_id, channel_name)
     with changing(room_id) as change:
         room = change.room
-        mine = [
-            s for s in room.seats.all() if actor.controls(s) and not s.is_computer and not s.left
-        ]
+        mine = _seats_held(room.seats.all(), actor)
         now = timezone.now()
         back = []
         for seat in mine:
@@ -40,12 +43,8 @@ def connect(*, room_id: int, actor: Actor, channel_name: str) -> dict:
                 back.append(seat.index)
                 seat.covered, seat.away_since = False, None
                 seat.save(update_fields=["covered", "away_since"])
-        if not mine:
-            Watcher.objects.update_or_create(
-                channel_name=channel_name, defaults={"room_id": room_id, "last_seen": now}
-            )
-            _spectators_changed(room_id)
-            room.spectators_now += 1
+        if not mine:  # no longer seated since the look before the lock
+            return _watch(room_id, channel_name)
         unattended = room.unattended_since
         note_attendance(room)
         if back or room.unattended_since != unattended:
@@ -53,10 +52,29 @@ def connect(*, room_id: int, actor: Actor, channel_name: str) -> dict:
         return room_state(room)
 
 
-def heartbeat(*, channel_names: list[str], room_ids: list[int]) -> dict[int, int]:
+def _seats_held(seats, actor: Actor) -> list[Seat]:
+    """The seats among ``seats`` whose connection ``actor``'s socket is."""
+    return [s for s in seats if actor.controls(s) and not s.is_computer and not s.left]
+
+
+def _watch(room_id: int, channel_name: str) -> dict | None:
+    Watcher.objects.update_or_create(
+        channel_name=channel_name, defaults={"room_id": room_id, "last_seen": timezone.now()}
+    )
+    _spectators_changed(room_id)
+    from games.selectors import snapshot
+
+    return snapshot(room_id)
+
+
+def heartbeat(*, channel_names: list[str], room_ids: list[int]) -> tuple[dict[int, int], set[str]]:
     """A process's sockets are still open: their connections (seats' and spectators')
-    stay fresh. Returns the version of each of ``room_ids`` (``games.heartbeat``)."""
-    return sql.touch(channel_names, room_ids, timezone.now())
+    stay fresh. Returns the version of each of ``room_ids``, and the sockets among
+    ``channel_names`` that had no connection row left to refresh: the sweep took them for
+    a dead process's (this one missed its beats, say through a database failover), and
+    ``connect`` records them again (``games.heartbeat``)."""
+    versions, touched = sql.touch(channel_names, room_ids, timezone.now())
+    return versions, set(channel_names) - touched
 
 
 def disconnect(*, room_id: int, channel_name: str) -> None:
@@ -73,15 +91,18 @@ def disconnect(*, room_id: int, channel_name: str) -> None:
 
 
 def sweep_stale_presences(*, room_id: int) -> bool:
-    """Connections left by a process that died: drop them and mark their seats away."""
-    stale_before = _stale_before()
+    """Connections left by a process that died: drop them and mark their seats away.
+
+    Away from now, not from their last heartbeat: a process that only missed its beats
+    (a database failover) records its sockets again at its next beat (``heartbeat``),
+    well within the seat's grace, so the computer never covers a player still there."""
     with changing(room_id) as change:
-        stale = Presence.objects.filter(seat__room=change.room, last_seen__lt=stale_before)
+        stale = Presence.objects.filter(seat__room=change.room, last_seen__lt=_stale_before())
         seat_ids = list(stale.values_list("seat_id", flat=True))
         if not seat_ids:
             return False
         stale.delete()
-        return _went_away(change, seat_ids, stale_before)
+        return _went_away(change, seat_ids, timezone.now())
 
 
 def sweep_stale_watchers() -> list[int]:
@@ -140,6 +161,4 @@ def _stale_before():
 
 
 def _spectators_changed(room_id: int) -> None:
-    from games.selectors import spectator_count
-
-    transaction.on_commit(lambda: broadcast.spectators_changed(room_id, spectator_count(room_id)))
+    broadcast.after_commit(lambda: broadcast.spectators_changed(room_id))

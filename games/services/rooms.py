@@ -15,6 +15,7 @@ from games.engine import MatchRules, Options, check_level, get_variant, seeded
 from games.errors import ActionError
 from games.identity import Actor
 from games.models import Match, Presence, Room, Round, Seat
+from games.names import name_key
 from games.services.change import Change, changing, check_ply
 from games.state import match_score
 
@@ -105,12 +106,15 @@ def create_room(
             _start_match(room)
             change.commit({"kind": "match_started"})
         elif room.listed:
-            transaction.on_commit(broadcast.lobby_changed)
+            broadcast.after_commit(broadcast.lobby_changed)
     return room
 
 
 def join_room(*, room_id: int, actor: Actor, name: str) -> Seat:
-    """Take the first free seat of a waiting friends room (again: the same seat)."""
+    """Take the first free seat of a waiting friends room (again: the same seat) under
+    ``name``, refused when someone at the table already has that name (``games.names``:
+    compared normalised and casefolded, with the room locked, so two people typing it at
+    once cannot both have it)."""
     with changing(room_id) as change:
         room = change.room
         seats = list(room.seats.all())
@@ -120,6 +124,12 @@ def join_room(*, room_id: int, actor: Actor, name: str) -> Seat:
         refusal = join_refusal(room, seats)
         if refusal is not None:
             raise refusal
+        if any(not s.is_empty and name_key(s.name) == name_key(name) for s in seats):
+            raise ActionError(
+                "name_taken",
+                _("Someone at this table is already called %(name)s; choose another name.")
+                % {"name": name},
+            )
         free = next(s for s in seats if s.is_empty)
         free.user_id, free.guest = actor.user_id, "" if actor.user_id else actor.guest
         free.name = name
@@ -241,7 +251,13 @@ def next_round(*, room_id: int, actor: Actor, at: dict | None = None) -> Round:
 
 
 def rematch(*, room_id: int, actor: Actor, at: dict | None = None) -> Match:
-    """A new match with the same seats once the match is over."""
+    """A new match with the same seats once the match is over.
+
+    Leaving is per match (RULES.md section 6: the computer plays a seat whose human has
+    left the match, until that human returns): the finished match keeps who left it
+    (``Match.left``), and in the new one a leaver's seat is still theirs, covered, so the
+    computer plays it until they come back to the table (``presence.connect`` hands a
+    covered seat back)."""
     with changing(room_id) as change:
         room = change.room
         require_seated(room, actor)
@@ -249,6 +265,13 @@ def rematch(*, room_id: int, actor: Actor, at: dict | None = None) -> Match:
         check_ply(at, match=match)
         if match.finished_at is None:
             raise ActionError("match_in_play", _("The match is still being played."))
+        leavers = [s for s in room.seats.all() if s.left]
+        if leavers:
+            match.left = sorted({*match.left, *(s.index for s in leavers)})
+            match.save(update_fields=["left"])
+        for seat in leavers:
+            seat.left, seat.covered, seat.away_since = False, True, None
+            seat.save(update_fields=["left", "covered", "away_since"])
         new = _start_match(room)
         change.commit({"kind": "match_started"})
         return new

@@ -103,11 +103,12 @@ def execute(statement: Statement, *, riders: list[Statement] = ()) -> int:
         return cursor.rowcount
 
 
-def touch(channel_names: list[str], room_ids: list[int], now) -> dict[int, int]:
+def touch(channel_names: list[str], room_ids: list[int], now) -> tuple[dict[int, int], set[str]]:
     """A process's heartbeat: the presence (a seat's) or watcher row of every socket in
-    ``channel_names`` is fresh; returns the version of each room in ``room_ids``.
+    ``channel_names`` is fresh. Returns the version of each room in ``room_ids``, and the
+    sockets that had a row to refresh (the others' rows were swept away: they heal).
 
-    PostgreSQL: one statement, whatever the number of sockets. SQLite: three per batch of
+    PostgreSQL: one statement, whatever the number of sockets. SQLite: a few per batch of
     sockets (its limit on a statement's parameters), which development never reaches.
     """
     when = model_field("Presence", "last_seen").get_db_prep_save(now, connection)
@@ -116,13 +117,22 @@ def touch(channel_names: list[str], room_ids: list[int], now) -> dict[int, int]:
         if connection.vendor == "postgresql":
             cursor.execute(
                 f'WITH p AS (UPDATE "{presence}" SET "last_seen" = %s '
-                f'WHERE "channel_name" = ANY(%s)), w AS (UPDATE "{watcher}" '
-                f'SET "last_seen" = %s WHERE "channel_name" = ANY(%s)) '
-                f'SELECT "id", "version" FROM "{room}" WHERE "id" = ANY(%s)',
+                f'WHERE "channel_name" = ANY(%s) RETURNING "channel_name"), '
+                f'w AS (UPDATE "{watcher}" SET "last_seen" = %s '
+                f'WHERE "channel_name" = ANY(%s) RETURNING "channel_name") '
+                f'SELECT "id", "version", NULL FROM "{room}" WHERE "id" = ANY(%s) '
+                'UNION ALL SELECT NULL, NULL, "channel_name" FROM p '
+                'UNION ALL SELECT NULL, NULL, "channel_name" FROM w',
                 [when, channel_names, when, channel_names, room_ids],
             )
-            return dict(cursor.fetchall())
-        versions = {}
+            versions, touched = {}, set()
+            for room_id, version, channel_name in cursor.fetchall():
+                if channel_name is None:
+                    versions[room_id] = version
+                else:
+                    touched.add(channel_name)
+            return versions, touched
+        versions, touched = {}, set()
         for batch in _batches(channel_names):
             for name in (presence, watcher):
                 names = _marks(batch)
@@ -130,12 +140,16 @@ def touch(channel_names: list[str], room_ids: list[int], now) -> dict[int, int]:
                     f'UPDATE "{name}" SET "last_seen" = %s WHERE "channel_name" IN ({names})',
                     [when, *batch],
                 )
+                cursor.execute(
+                    f'SELECT "channel_name" FROM "{name}" WHERE "channel_name" IN ({names})', batch
+                )
+                touched.update(row[0] for row in cursor.fetchall())
         for batch in _batches(room_ids):
             cursor.execute(
                 f'SELECT "id", "version" FROM "{room}" WHERE "id" IN ({_marks(batch)})', batch
             )
             versions.update(cursor.fetchall())
-        return versions
+        return versions, touched
 
 
 def _batches(items: list, size: int = 500):

@@ -261,7 +261,7 @@ def test_leaving_a_three_seat_match_and_the_last_human_leaving(site, new_page):
     # amy, the last human, leaves too (if the match is still on): nobody is left to play
     # for, so the match ends there, and every page says so.
     amy.wait_for_function(
-        "document.querySelector('#seat-table tr.acting[data-seat=\"0\"]')"
+        "() => document.querySelector('#seat-table tr.acting[data-seat=\"0\"]')"
         " || document.querySelector('#result-match').textContent"
     )
     ending = "Winner:"  # the computers may have finished the match first

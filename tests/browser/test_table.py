@@ -56,7 +56,7 @@ def first_turn_with_keyboard(page, matches: int = 10) -> None:
             return
         page.locator("#result-actions button").focus()
         page.keyboard.press("Enter")
-        page.wait_for_function("document.getElementById('result').hidden", timeout=TURN_MS)
+        page.wait_for_function("() => document.getElementById('result').hidden", timeout=TURN_MS)
     raise AssertionError(f"no turn for the player in {matches} matches")
 
 
@@ -70,7 +70,7 @@ def test_versus_computer_with_the_mouse(site, new_page, locale):
     shot(page, f"table-angled-{locale}")
     page.locator(".view-switch button[data-view=top]").click()
     page.wait_for_function(
-        "document.getElementById('scene').style.transform.includes('rotateX(0deg)')"
+        "() => document.getElementById('scene').style.transform.includes('rotateX(0deg)')"
     )
     shot(page, f"table-top-down-{locale}")
     page.locator(".view-switch button[data-view=angled]").click()
@@ -172,7 +172,7 @@ def test_same_device_shows_your_draw_before_the_curtain(site, new_page):
     card = page.locator("#giver-hand .card").first
     card.click()
     card.click()
-    page.wait_for_function("window.seen.includes('curtain')")
+    page.wait_for_function("() => window.seen.includes('curtain')")
     seen = page.evaluate("window.seen")
     assert seen.index("arrived") < seen.index("shuffling") < seen.index("curtain"), seen
     expect(page.locator("#my-hand .card")).to_have_count(0)
@@ -265,7 +265,7 @@ def test_own_draw_shows_the_card_arriving_then_a_shuffle(paced_site, new_page, m
         assert not seen & {"arrived", "shuffling", "to-pile"}
     else:
         page.wait_for_function(
-            "['arrived', 'shuffling'].every(c => window.seen.has(c))", timeout=TURN_MS
+            "() => ['arrived', 'shuffling'].every(c => window.seen.has(c))", timeout=TURN_MS
         )
 
 

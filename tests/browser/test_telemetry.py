@@ -52,7 +52,7 @@ def play_a_game(page, site):
     play_with_mouse(page)
     # Until the page has measured how fast it draws (2 s of frames from the first state):
     # the last thing it may report, sent or not.
-    page.wait_for_function("document.documentElement.dataset.renderSpeed", timeout=TURN_MS)
+    page.wait_for_function("() => document.documentElement.dataset.renderSpeed", timeout=TURN_MS)
 
 
 def test_switched_off_a_whole_game_sends_nothing(site, new_page):

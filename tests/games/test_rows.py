@@ -121,10 +121,11 @@ def test_the_heartbeat_touches_every_socket_and_reads_every_version():
     other = played_room("-other")
     moment = timezone.now() + timedelta(minutes=5)
     with transaction.atomic():
-        versions = sql.touch(
+        versions, touched = sql.touch(
             ["seat-socket", "watcher-socket", "not-a-socket"], [room.pk, other.pk, 10**9], moment
         )
     assert versions == {room.pk: room.version, other.pk: other.version}
+    assert touched == {"seat-socket", "watcher-socket"}
     assert Presence.objects.get(channel_name="seat-socket").last_seen == moment
     assert set(Watcher.objects.filter(last_seen=moment).values_list("channel_name", flat=True)) == {
         "watcher-socket"

@@ -129,3 +129,38 @@ def test_the_layer_outage_filter_turns_a_traceback_a_second_into_a_warning_a_min
     assert outage.filter(record(161, ConnectionError("Connection refused")))
     bug = record(102, ValueError("a bug"))
     assert outage.filter(bug) and bug.levelno == logging.ERROR and bug.exc_info
+
+
+async def test_a_hung_broadcast_is_dropped_after_the_timeout_and_later_ones_still_go(settings):
+    from games import broadcast
+
+    settings.BROADCAST_TIMEOUT_SECONDS = 0.2
+    layer = get_channel_layer()
+    sent, forever = [], asyncio.Event()
+
+    async def group_send(_layer, group, message):
+        if message["state"]["version"] == 1:
+            await forever.wait()  # a Redis that takes the publish and never answers
+        sent.append(message["state"]["version"])
+
+    with mock.patch.object(type(layer), "group_send", group_send, create=True):
+        for version in (1, 2):  # from a service's worker thread, as after a commit
+            await database_sync_to_async(broadcast.room_changed)(7, {"version": version})
+        deadline = asyncio.get_running_loop().time() + 30  # a bound for failures
+        while sent != [2]:
+            assert asyncio.get_running_loop().time() < deadline, sent
+            await asyncio.sleep(0.01)
+
+
+async def test_a_failing_broadcast_after_the_commit_leaves_the_draw_answered_as_made(caplog):
+    room, host, friend = await friends_table()
+    drawer = host if host.state["acting"] is not None else friend
+    with mock.patch("games.broadcast.room_changed", side_effect=RuntimeError("a bug")):
+        await drawer.send(type="draw", **ply(drawer.state, "draw"), position=0, ref="d1")
+        await drawer.send(type="ping", ref="barrier")
+        answers = [await drawer.receive()]
+        while answers[-1]["type"] != "pong":
+            answers.append(await drawer.receive())
+    assert [a for a in answers if a["type"] == "error"] == []
+    assert await database_sync_to_async(Draw.objects.count)() == 1
+    await close(host, friend)

@@ -6,6 +6,16 @@ from games.models import Room
 
 PASSWORD = "correct-horse-battery-9"
 
+#: The new-game form for a short game against the computer.
+COMPUTER_GAME = {
+    "variant": "babanuki",
+    "seat_count": 3,
+    "mode": "computer",
+    "computer_level": "easy",
+    "rounds": 1,
+    "strike_limit": 3,
+}
+
 
 @pytest.fixture
 def make_user(db):

@@ -4,7 +4,7 @@ from django.test import Client
 
 from games import selectors, services
 from games.models import Room, Seat
-from tests.lobby.conftest import PASSWORD
+from tests.lobby.conftest import COMPUTER_GAME, PASSWORD
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -47,17 +47,7 @@ def test_no_open_redirect_through_next(client, make_user, target):
 
 def test_signing_up_keeps_the_guests_games(client):
     client.get("/new/")
-    response = client.post(
-        "/new/",
-        {
-            "variant": "babanuki",
-            "seat_count": 3,
-            "mode": "computer",
-            "computer_level": "easy",
-            "rounds": 1,
-            "strike_limit": 3,
-        },
-    )
+    response = client.post("/new/", COMPUTER_GAME)
     code = response["Location"].split("/")[2]
     guest = client.session["guest_id"]
     assert Seat.objects.filter(room__code=code, guest=guest).exists()

@@ -62,9 +62,9 @@ def test_names_in_any_script_up_to_thirty_characters(client, friends_room, name)
         ("", "Type a name."),
         ("    ", "Type a name."),
         ("x" * 31, "A name is at most 30 characters long."),
-        ("Mi\x07a", "A name cannot contain control characters."),
-        ("Mi\na", "A name cannot contain control characters."),
-        ("\u202eevil", "A name cannot contain control characters."),
+        ("Mi\x07a", "A name cannot contain invisible characters or control characters."),
+        ("Mi\na", "A name cannot contain invisible characters or control characters."),
+        ("\u202eevil", "A name cannot contain invisible characters or control characters."),
         ("HANA", "Someone at this table is already called HANA"),
     ],
 )

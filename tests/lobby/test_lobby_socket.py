@@ -62,3 +62,34 @@ async def test_lobby_follows_rooms_opening_filling_and_starting(make_user):
     await socket.send_to(text_data="{}")
     assert json.loads(await socket.receive_from())["code"] == "unknown_action"
     await socket.disconnect()
+
+
+async def test_a_playing_listed_room_sends_the_lobby_nothing(make_user):
+    host = await database_sync_to_async(make_user)("hal")
+    actor = services.Actor(user_id=host.pk)
+    socket = WebsocketCommunicator(
+        application,
+        "/ws/lobby/",
+        headers=[(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")],
+    )
+    assert (await socket.connect())[0]
+    assert await next_list(socket) == []
+
+    def open_room():
+        return services.create_room(
+            actor=actor, name="hal", variant="old_maid", seat_count=3, mode="friends", listed=True
+        )
+
+    room = await database_sync_to_async(open_room)()
+    assert len(await next_list(socket)) == 1
+    await database_sync_to_async(services.start_match)(
+        room_id=room.pk, actor=actor, fill_with_computers=True
+    )
+    assert await next_list(socket) == []  # it left the list
+    # Changes of the playing room (the host sits down, a computer draws) ...
+    await database_sync_to_async(services.connect)(room_id=room.pk, actor=actor, channel_name="c1")
+    await database_sync_to_async(services.disconnect)(room_id=room.pk, channel_name="c1")
+    # ... send nothing: the next list is the one a new listed room sends.
+    await database_sync_to_async(open_room)()
+    assert len(await next_list(socket)) == 1
+    await socket.disconnect()

@@ -1,0 +1,43 @@
+"""What a process keeps about rooms lasts only while it is driving them: a waiting or a
+finished room leaves nothing behind in the driver."""
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import driver, services
+from tests.games.conftest import Player, match_over, play_to_match_end
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def test_a_waiting_room_keeps_no_state_in_the_driver():
+    host = await Player.guest("g-host")
+    room = await database_sync_to_async(services.create_room)(
+        actor=host.actor, name="Ann", variant="babanuki", seat_count=3, mode="friends"
+    )
+    await host.connect(room.code)
+    assert host.state["room"]["status"] == "waiting"
+    assert room.pk not in driver._latest
+    await host.close()
+
+
+async def test_a_finished_room_keeps_no_state_in_the_driver():
+    me = await Player.guest("g-solo")
+    room = await database_sync_to_async(services.create_room)(
+        actor=me.actor,
+        name="Ann",
+        variant="babanuki",
+        seat_count=2,
+        mode="computer",
+        single_round=True,
+    )
+    await me.connect(room.code)
+    await play_to_match_end(me)
+    assert match_over(me.state)
+    entry = driver._drivers.get(room.pk)
+    if entry is not None:  # the driver that made the last computer move: let it end
+        await asyncio.wait_for(entry[0], timeout=30)
+    assert room.pk not in driver._latest
+    await me.close()

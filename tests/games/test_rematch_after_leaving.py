@@ -1,0 +1,80 @@
+"""Leaving is per match: a rematch gives the leaver's seat back to them (the computer
+plays it until they return), and their record does not count the left match."""
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import selectors, services
+from games.models import Match, Seat
+from games.schedule import played_by_computer
+
+pytestmark = pytest.mark.django_db
+
+
+def play_out(room_id: int, humans: dict) -> dict:
+    """Play the latest match to its end: each human seat draws the first card, the
+    computer plays its seats; returns the final state."""
+    for _ in range(2000):
+        state = selectors.snapshot(room_id)
+        if state["match"]["over"]:
+            return state
+        rnd = state["round"]
+        if rnd["over"]:
+            services.next_round(room_id=room_id, actor=next(iter(humans.values())))
+            continue
+        drawer = rnd["state"]["drawer"]
+        if played_by_computer(state["seats"][drawer]):
+            services.computer_turn(room_id=room_id, version=state["version"])
+        else:
+            services.draw(room_id=room_id, actor=humans[drawer], position=0)
+    raise AssertionError("the match did not end")
+
+
+@pytest.fixture
+def left_and_rematched():
+    users = [get_user_model().objects.create_user(n, password="a-long-password-1") for n in "ab"]
+    host, friend = (services.Actor(user_id=u.pk) for u in users)
+    room = services.create_room(
+        actor=host, name="a", variant="babanuki", seat_count=3, mode="friends", rounds=1
+    )
+    services.join_room(room_id=room.pk, actor=friend, name="b")
+    services.start_match(room_id=room.pk, actor=host, fill_with_computers=True)
+    services.leave_match(room_id=room.pk, actor=friend)
+    play_out(room.pk, {0: host})
+    services.rematch(room_id=room.pk, actor=host)
+    return room, host, friend, users[1]
+
+
+def test_a_rematch_gives_the_leaver_their_seat_back_covered_by_the_computer(
+    left_and_rematched,
+):
+    room, host, friend, _ = left_and_rematched
+    seat = Seat.objects.get(room=room, index=1)
+    assert (seat.left, seat.covered) == (False, True)
+    assert Match.objects.get(room=room, number=1).left == [1]
+    assert Match.objects.get(room=room, number=2).left == []
+    # The leaver comes back to the table: the seat is theirs to play again.
+    state = services.connect(room_id=room.pk, actor=friend, channel_name="back.1")
+    assert state["seats"][1]["covered"] is False and state["seats"][1]["left"] is False
+    final = play_out(room.pk, {0: host, 1: friend})
+    assert final["match"]["number"] == 2 and final["match"]["over"]
+
+
+def test_the_left_match_is_not_counted_in_the_leavers_record(left_and_rematched):
+    room, host, friend, user = left_and_rematched
+    services.connect(room_id=room.pk, actor=friend, channel_name="back.1")
+    play_out(room.pk, {0: host, 1: friend})
+    stats = selectors.player_stats(user.pk)
+    outcomes = {m["match"].number: m["outcome"] for m in stats["matches"]}
+    assert outcomes[1] == "left" and outcomes[2] in ("won", "lost")
+    figures = stats["by_variant"]["babanuki"]
+    assert figures["matches"] == 1 and figures["won"] + figures["lost"] == 1
+    assert figures["rounds"] == 1  # match 2's one round; match 1's was the computer's
+
+
+def test_a_leaver_who_never_returns_is_played_by_the_computer_in_the_rematch(
+    left_and_rematched,
+):
+    room, host, _, _ = left_and_rematched
+    final = play_out(room.pk, {0: host})  # seat 1 never draws by hand
+    assert final["match"]["over"] and final["seats"][1]["covered"]

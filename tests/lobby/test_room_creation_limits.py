@@ -1,0 +1,88 @@
+"""One person can open only so many rooms: an hourly count in the shared cache and a
+number of rooms open at once; the form says so, and nothing is created."""
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from games import services
+from games.errors import ActionError
+from games.models import Room
+from games.services import limits
+from tests.lobby.conftest import COMPUTER_GAME
+
+pytestmark = pytest.mark.django_db
+
+HOURLY = {
+    "en": "You have started 3 games in the last hour, the most there can be.",
+    "ja": "この1時間に始めたゲームが3つになり、上限に達しました。",
+    "zh-hans": "你在过去一小时里已经开了 3 局游戏，已达上限。",
+}
+OPEN = {
+    "en": "You already have 2 games open. Close one of them before starting another.",
+    "ja": "開いているゲームがすでに2つあります。",
+    "zh-hans": "你已经有 2 局游戏开着了。",
+}
+
+
+@pytest.fixture(autouse=True)
+def small_limits(settings):
+    settings.ROOM_CREATION_PER_HOUR = 3
+    settings.ROOMS_OPEN_AT_ONCE = 2
+
+
+def create(client, language="en"):
+    return client.post("/new/", COMPUTER_GAME, HTTP_ACCEPT_LANGUAGE=language)
+
+
+@pytest.mark.parametrize("language", ["en", "ja", "zh-hans"])
+def test_a_guest_may_open_rooms_up_to_the_hourly_limit_and_no_more(client, language):
+    assert [create(client, language).status_code for _ in range(3)] == [302, 302, 302]
+    refused = create(client, language)
+    assert refused.status_code == 200
+    page = refused.content.decode()
+    assert HOURLY[language] in page and 'role="alert"' in page
+    assert Room.objects.count() == 3
+    assert create(client, language).status_code == 200 and Room.objects.count() == 3
+
+
+def test_an_account_is_counted_on_its_own(client, make_user):
+    client.force_login(make_user("busy"))
+    assert [create(client).status_code for _ in range(4)] == [302, 302, 302, 200]
+    # Someone else (another guest) is not held back by it.
+    assert create(Client()).status_code == 302
+    assert Room.objects.count() == 4
+
+
+def test_the_count_is_kept_in_the_shared_cache_per_person_not_per_process(client):
+    create(client)
+    actor = services.Actor(guest=client.session["guest_id"])
+    key = limits.creation_key(actor)
+    assert cache.get(key) == 1
+    assert key == f"room-creation:guest:{actor.guest}"  # no process id in it
+    assert limits.creation_key(services.Actor(user_id=7)) == "room-creation:user:7"
+
+
+@pytest.mark.parametrize("language", ["en", "ja", "zh-hans"])
+def test_rooms_open_at_once_are_limited_and_closing_one_frees_a_place(client, language):
+    for _ in range(2):
+        assert create(client, language).status_code == 302
+    Room.objects.update(unattended_since=None)  # both pages are open (connected)
+    refused = create(client, language)
+    assert refused.status_code == 200 and OPEN[language] in refused.content.decode()
+    assert Room.objects.count() == 2
+    # One page is closed: its room is nobody's any more, and a new one may open.
+    Room.objects.filter(pk=Room.objects.first().pk).update(unattended_since="2026-01-01T00:00Z")
+    assert create(client, language).status_code == 302
+    assert Room.objects.count() == 3
+
+
+def test_a_room_that_fails_to_open_is_not_counted(client, monkeypatch):
+    create(client)
+
+    def refuse(**kwargs):
+        raise ActionError("not_allowed", "no")
+
+    monkeypatch.setattr(services, "create_room", refuse)
+    assert create(client).status_code == 200
+    assert cache.get(limits.creation_key(services.Actor(guest=client.session["guest_id"]))) == 1
