@@ -18,7 +18,6 @@ from urllib.parse import parse_qs
 
 import orjson
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
@@ -33,6 +32,7 @@ from games.errors import ActionError
 from games.identity import actor_from_scope, language_from_scope
 from games.outages import OUTAGES
 from games.refusals import refusal
+from games.workers import in_worker
 
 log = logging.getLogger(__name__)
 
@@ -155,14 +155,6 @@ def _check_shape(message: dict) -> None:
             raise ActionError("malformed", text % {"field": name})
 
 
-def _database(function):
-    """``function`` on a pooled thread of its own: not thread-sensitive, so that one
-    room's database work (connects, snapshots, actions, disconnects) never queues behind
-    another room's on the process's one shared thread (rooms are locked row by row, as
-    between processes)."""
-    return database_sync_to_async(function, thread_sensitive=False)
-
-
 def _ply(action: dict) -> dict:
     return {name: action[name] for name in ("match", "round", "draw") if name in action}
 
@@ -228,7 +220,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         code = self.scope["url_route"]["kwargs"]["code"]
         query = parse_qs(self.scope.get("query_string", b"").decode(errors="replace"))
         token = query.get("t", [""])[0]
-        access = await _database(selectors.socket_access)(code, self.actor, token)
+        access = await in_worker(selectors.socket_access)(code, self.actor, token)
         if not isinstance(access, selectors.Access):
             # Accept, then close with a code the page can read (a refused handshake only
             # reaches it as an HTTP 403): no such room, or not allowed to see it.
@@ -238,7 +230,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.room_id = access.room_id
         await self.channel_layer.group_add(group_name(self.room_id), self.channel_name)
         await self.accept()
-        state = await _database(services.connect)(
+        state = await in_worker(services.connect)(
             room_id=self.room_id, actor=self.actor, channel_name=self.channel_name
         )
         await self.send_state(state)
@@ -256,7 +248,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         with contextlib.suppress(*OUTAGES):  # Redis is down: the membership expires
             await self.channel_layer.group_discard(group_name(self.room_id), self.channel_name)
         try:
-            await _database(services.disconnect)(
+            await in_worker(services.disconnect)(
                 room_id=self.room_id, channel_name=self.channel_name
             )
         except (DatabaseError, ActionError):
@@ -329,7 +321,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 room_id=room, actor=actor, fill_with_computers=bool(action.get("fill"))
             ),
         }[kind]
-        await _database(call)()
+        await in_worker(call)()
 
     async def dispatch(self, message):
         # Channels closes stale database connections before every message, a thread hop
@@ -363,7 +355,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_json(view_for(self.state, self.actor))
             return
         try:
-            await self.send_state(await _database(selectors.snapshot)(self.room_id))
+            await self.send_state(await in_worker(selectors.snapshot)(self.room_id))
         except DatabaseError:
             log.warning("room %s: database unavailable for a snapshot", self.room_id)
 

@@ -12,7 +12,6 @@ It only listens: every frame a client sends is refused. At most
 import json
 import logging
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -21,6 +20,7 @@ from games import limits
 from games.broadcast import LOBBY_GROUP
 from games.identity import language_from_scope
 from games.selectors import lobby_rooms
+from games.workers import in_worker
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         self.joined = True
         await self.accept()
-        rooms = await database_sync_to_async(lobby_rooms, thread_sensitive=False)()
+        rooms = await in_worker(lobby_rooms)()
         await self.send_json({"type": "lobby", "rooms": rooms})
 
     async def disconnect(self, code):

@@ -12,7 +12,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db.backends import utils
 
-from games import consumers, selectors, services
+from games import consumers, selectors, services, workers
 from games.consumers import TableConsumer
 from games.identity import Actor
 from tests.games.conftest import Player
@@ -221,13 +221,15 @@ async def test_a_broadcast_arriving_within_the_grace_needs_no_snapshot(monkeypat
 
 async def test_the_sockets_database_calls_do_not_share_the_process_thread(monkeypatch):
     flags = []
-    hop = consumers.database_sync_to_async
+    hop = workers.database_sync_to_async
 
     def recording(function, thread_sensitive=True):
         flags.append((getattr(function, "__name__", "?"), thread_sensitive))
         return hop(function, thread_sensitive=thread_sensitive)
 
-    monkeypatch.setattr(consumers, "database_sync_to_async", recording)
+    # Whichever way the consumer reaches the database (games.workers, or directly).
+    monkeypatch.setattr(consumers, "database_sync_to_async", recording, raising=False)
+    monkeypatch.setattr(workers, "database_sync_to_async", recording)
     room, host, friend = await friends_table()
     await host.send(type="sync")  # the kept state: no database call
     await host.receive()
