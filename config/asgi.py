@@ -14,6 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config.origin import SameOriginMiddleware  # noqa: E402
 from games.outages import OutageMiddleware  # noqa: E402
+from games.routing import fallback as no_such_socket  # noqa: E402
 from games.routing import websocket_urlpatterns as game_sockets  # noqa: E402
 from lobby.routing import websocket_urlpatterns as lobby_sockets  # noqa: E402
 
@@ -24,6 +25,7 @@ if os.environ.get("BENCH_ECHO") == "1":
     from tools.echo import websocket_urlpatterns as echo_sockets
 
     sockets += echo_sockets
+sockets += no_such_socket  # last: any other path is closed with 4404, not a traceback
 
 application = ProtocolTypeRouter(
     {

@@ -257,10 +257,24 @@ SESSION_CLEAR_SECONDS = float(os.environ.get("SESSION_CLEAR_SECONDS", "3600"))
 ABANDON_AFTER_SECONDS = float(os.environ.get("ABANDON_AFTER_SECONDS", str(6 * 3600)))
 # The largest WebSocket message the table accepts.
 WS_MAX_MESSAGE_BYTES = 2048
-# A socket that sends this many refused frames (malformed, too large, unknown, over the
-# rate limit) within WS_INVALID_WINDOW_SECONDS is closed with 1008 (policy violation).
+
+# -- limits: what one client may cost a process (games/limits.py, docs/operations.md) -----
+# A socket that sends more than this many refused frames (malformed, too large, unknown,
+# over the rate limit) within WS_INVALID_WINDOW_SECONDS is closed with 4429.
 WS_INVALID_FRAME_LIMIT = int(os.environ.get("WS_INVALID_FRAME_LIMIT", "30"))
-WS_INVALID_WINDOW_SECONDS = 10.0
+WS_INVALID_WINDOW_SECONDS = float(os.environ.get("WS_INVALID_WINDOW_SECONDS", "10"))
+# For this long after, the closed socket's address opens no new socket (handshake refused).
+WS_FLOOD_COOLDOWN_SECONDS = float(os.environ.get("WS_FLOOD_COOLDOWN_SECONDS", "10"))
+# Frames a table socket may send per second; the lobby socket only listens, so fewer.
+WS_TABLE_FRAMES_PER_SECOND = 20
+WS_LOBBY_FRAMES_PER_SECOND = int(os.environ.get("WS_LOBBY_FRAMES_PER_SECOND", "5"))
+# Open sockets of each kind (table, lobby) per client address in one process; more are
+# closed with 4429 at once. A family of 8 behind one address, 5 tabs each, opens 40.
+WS_SOCKETS_PER_CLIENT = int(os.environ.get("WS_SOCKETS_PER_CLIENT", "64"))
+# A heartbeat that finds a room ahead of what a socket was sent waits this long for the
+# broadcast still on its way before it sends the socket a snapshot from the database.
+BROADCAST_GRACE_SECONDS = float(os.environ.get("BROADCAST_GRACE_SECONDS", "1.0"))
+# -- end of limits ------------------------------------------------------------------------
 
 # -- accounts -------------------------------------------------------------------------------
 LOGIN_URL = "login"

@@ -3,20 +3,21 @@
 A socket keeps the latest full state it was sent (server side: hands included). Which
 seats it may see and act for is worked out from that state for every message
 (``games.engine.view``), never remembered from the connect. Refusals answer from the
-kept state, so a socket sending garbage costs no database read; one that keeps at it is
-closed with 1008.
+kept state: a socket sending garbage, or a well-formed action the kept state already
+refuses (``games.refusals``), costs no database call; one that keeps sending garbage is
+closed with 4429 and its frames are dropped unread from then on (``games.limits``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import logging
-import time
 from urllib.parse import parse_qs
 
 import orjson
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
@@ -24,12 +25,14 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import driver, heartbeat, selectors, services
+from games import driver, heartbeat, limits, selectors, services
 from games.broadcast import group_name
 from games.engine.view import view_for
 from games.errors import ActionError
 from games.identity import actor_from_scope, language_from_scope
 from games.outages import OUTAGES
+from games.refusals import refusal
+from games.workers import in_worker
 
 log = logging.getLogger(__name__)
 
@@ -46,9 +49,9 @@ ACTIONS: dict[str, dict[str, type]] = {
     "ping": {},
 }
 OPTIONAL = {"fill"}
-RATE_PER_SECOND = 20
-#: Close codes for sockets refused at the door (docs/protocol.md).
-NO_SUCH_ROOM, NOT_ALLOWED, POLICY_VIOLATION = 4404, 4403, 1008
+#: Close codes (docs/protocol.md): sockets refused at the door, and a client asking too
+#: much (too many refused frames, or too many sockets from one address).
+NO_SUCH_ROOM, NOT_ALLOWED, TOO_MANY = 4404, 4403, limits.TOO_MANY
 #: Refusals of frames no honest client sends; too many of them close the socket.
 INVALID = frozenset({"malformed", "too_large", "unknown_action", "rate_limited"})
 #: A frame larger than this is not even read for its "ref".
@@ -64,11 +67,11 @@ def parse_action(text: str | None, data: bytes | None) -> dict:
         raise ActionError("malformed", _("Empty message."))
     try:
         size = len(text.encode())
-    except UnicodeEncodeError:  # lone surrogates: not UTF-8 (Daphne itself never sends these)
-        raise ActionError("malformed", _("The message is not valid JSON.")) from None
-    message = _json_object(text) if size <= UNREAD_BYTES else None
+    except UnicodeEncodeError:  # a raw lone surrogate: not UTF-8 (Daphne never sends one)
+        size = len(text.encode(errors="surrogatepass"))
+    message, ref_only = _json_object(text) if size <= UNREAD_BYTES else (None, False)
     ref = message.get("ref") if message is not None else None
-    ref = ref if isinstance(ref, str) and len(ref) <= 40 else None
+    ref = ref if isinstance(ref, str) and len(ref) <= 40 and _utf8(ref) else None
     try:
         if size > settings.WS_MAX_MESSAGE_BYTES:
             raise ActionError(
@@ -80,6 +83,8 @@ def parse_action(text: str | None, data: bytes | None) -> dict:
                 )
                 % {"bytes": settings.WS_MAX_MESSAGE_BYTES},
             )
+        if ref_only:  # a lone surrogate: no action holds one, and it cannot be echoed
+            raise ActionError("malformed", _("The message is not valid JSON."))
         if message is None:
             raise ActionError("malformed", _("The message must be a JSON object."))
         _check_shape(message)
@@ -89,12 +94,32 @@ def parse_action(text: str | None, data: bytes | None) -> dict:
     return message
 
 
-def _json_object(text: str) -> dict | None:
+def _json_object(text: str) -> tuple[dict | None, bool]:
+    """The JSON object ``text`` holds (or None), and whether it was read only for its
+    ``ref``: orjson refused it, a lone surrogate (raw, or as an escape) among its text."""
+    surrogates = not _utf8(text)
+    if not surrogates:
+        try:
+            message = orjson.loads(text)
+            return (message if isinstance(message, dict) else None), False
+        except orjson.JSONDecodeError:  # also past 1,024 levels of nesting
+            if "\\u" not in text:
+                return None, False
+    # orjson refuses lone surrogates, raw or as escapes (JSON allows "\\ud800"): Python's
+    # parser reads them, for the "ref" (the message itself is refused as not JSON).
     try:
-        message = orjson.loads(text)
-    except orjson.JSONDecodeError:  # also past 1,024 levels of nesting
-        return None
-    return message if isinstance(message, dict) else None
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        return None, surrogates
+    return (message if isinstance(message, dict) else None), True
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _check_shape(message: dict) -> None:
@@ -134,6 +159,15 @@ def _ply(action: dict) -> dict:
     return {name: action[name] for name in ("match", "round", "draw") if name in action}
 
 
+class NoSuchSocket(AsyncWebsocketConsumer):
+    """A socket for a path the site does not serve: accepted and closed with 4404, as a
+    socket for a room that does not exist is (a missing route would raise)."""
+
+    async def connect(self):
+        await self.accept()
+        await self.close(code=NO_SUCH_ROOM)
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     room_id: int | None = None
     #: The latest full state this socket was sent (server side: it holds every hand).
@@ -141,17 +175,20 @@ class TableConsumer(AsyncWebsocketConsumer):
     #: Whether the socket knows the room moved on past ``state`` (the heartbeat saw it):
     #: the next snapshot then comes from the database.
     missed = False
-    #: The room's version at the last heartbeat, when this socket lagged it.
-    behind: int | None = None
     gone = False
-    #: The start of this second and the messages in it (the rate limit), and when the
-    #: recent refused frames came (the 1008 close).
-    window: tuple[float, int] = (0.0, 0)
-    refused: tuple[float, ...] = ()
+    #: The heartbeat's catch-up, waiting out ``BROADCAST_GRACE_SECONDS`` (``beat``).
+    catching_up: asyncio.Task | None = None
+    #: This socket's place in its client address's count (``games.limits``).
+    counted: tuple[str, str] | None = None
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        #: The frame rate and the refused frames (the 4429 close).
+        self.limits = limits.FrameLimits("WS_TABLE_FRAMES_PER_SECOND")
 
     async def __call__(self, scope, receive, send):
         try:
-            await super().__call__(scope, receive, send)
+            await super().__call__(scope, limits.dropping(receive, self.limits), send)
         except Exception:
             # The channel layer failed under this socket (games/outages.py closes it):
             # record the disconnect as for any closed socket ...
@@ -160,14 +197,30 @@ class TableConsumer(AsyncWebsocketConsumer):
         finally:
             # ... and never leave a heartbeat behind to keep a gone socket's seat present.
             heartbeat.leave(self)
+            limits.close_socket(self.counted)
+            self.counted = None
+            if self.catching_up is not None:
+                self.catching_up.cancel()
 
     async def connect(self):
         self.actor = actor_from_scope(self.scope)
         self.language = language_from_scope(self.scope)
+        counted = limits.open_socket("table", self.scope)
+        if counted == limits.COOLING:  # just closed for flooding: no socket at all
+            await self.close()
+            return
+        if counted is False:
+            # Too many sockets from this address in this process: refused before any
+            # database work, with a code the page reads (docs/protocol.md).
+            log.info("a table socket refused: too many from one address, or a flooder's")
+            await self.accept()
+            await self.close(code=TOO_MANY)
+            return
+        self.counted = counted
         code = self.scope["url_route"]["kwargs"]["code"]
         query = parse_qs(self.scope.get("query_string", b"").decode(errors="replace"))
         token = query.get("t", [""])[0]
-        access = await database_sync_to_async(selectors.socket_access)(code, self.actor, token)
+        access = await in_worker(selectors.socket_access)(code, self.actor, token)
         if not isinstance(access, selectors.Access):
             # Accept, then close with a code the page can read (a refused handshake only
             # reaches it as an HTTP 403): no such room, or not allowed to see it.
@@ -177,7 +230,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.room_id = access.room_id
         await self.channel_layer.group_add(group_name(self.room_id), self.channel_name)
         await self.accept()
-        state = await database_sync_to_async(services.connect)(
+        state = await in_worker(services.connect)(
             room_id=self.room_id, actor=self.actor, channel_name=self.channel_name
         )
         await self.send_state(state)
@@ -190,17 +243,19 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.gone = True
         heartbeat.leave(self)
+        if self.catching_up is not None:
+            self.catching_up.cancel()
         with contextlib.suppress(*OUTAGES):  # Redis is down: the membership expires
             await self.channel_layer.group_discard(group_name(self.room_id), self.channel_name)
         try:
-            await database_sync_to_async(services.disconnect)(
+            await in_worker(services.disconnect)(
                 room_id=self.room_id, channel_name=self.channel_name
             )
         except (DatabaseError, ActionError):
             log.warning("room %s: could not record a disconnect", self.room_id)
 
     async def receive(self, text_data=None, bytes_data=None):
-        if self.room_id is None:  # refused at the door: closing
+        if self.room_id is None or self.limits.closed:  # refused, or closed: dropped unread
             return
         with translation.override(self.language):
             await self._receive(text_data, bytes_data)
@@ -210,11 +265,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             action = parse_action(text_data, bytes_data)
             ref = action.get("ref")
-            self._count_message()
+            if self.limits.over_rate():
+                raise ActionError("rate_limited", _("Too many messages: slow down."))
             await self.perform(action)
         except ActionError as exc:
             ref = exc.ref or ref
-            if exc.code in INVALID and await self._refused_too_often():
+            if exc.code in INVALID and self.limits.refuse():
+                log.info("room %s: socket closed after repeated invalid frames", self.room_id)
+                limits.flooded(self.scope)
+                await self.close(code=TOO_MANY)
                 return
             await self.send_error(exc.code, exc.message, ref)
             await self.resync()
@@ -232,17 +291,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.missed = True
             await self.resync()
 
-    async def _refused_too_often(self) -> bool:
-        """Count a refused frame; past the limit, close the socket with 1008."""
-        now = time.monotonic()
-        window = settings.WS_INVALID_WINDOW_SECONDS
-        self.refused = (*(t for t in self.refused if now - t < window), now)
-        if len(self.refused) <= settings.WS_INVALID_FRAME_LIMIT:
-            return False
-        log.info("room %s: socket closed after repeated invalid frames", self.room_id)
-        await self.close(code=POLICY_VIOLATION)
-        return True
-
     async def send_error(self, code: str, message: str, ref: str | None) -> None:
         await self.send_json({"type": "error", "code": code, "message": message, "ref": ref})
 
@@ -254,6 +302,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         if kind == "sync":
             await self.resync()
             return
+        if self.state is not None and not self.missed and not self._catching_up():
+            # What the kept state already refuses costs no database call (games.refusals);
+            # not while the socket knows the room moved on past it.
+            refused = refusal(self.state, self.actor, action)
+            if refused is not None:
+                raise refused
         room, actor, at = self.room_id, self.actor, _ply(action)
         call = {
             "draw": lambda: services.draw(
@@ -267,9 +321,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 room_id=room, actor=actor, fill_with_computers=bool(action.get("fill"))
             ),
         }[kind]
-        # Not thread-sensitive: actions in different rooms run at once, each on a pooled
-        # connection of its own (rooms are locked row by row, as between processes).
-        await database_sync_to_async(call, thread_sensitive=False)()
+        await in_worker(call)()
 
     async def dispatch(self, message):
         # Channels closes stale database connections before every message, a thread hop
@@ -281,17 +333,20 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def room_changed(self, message):
         state = message["state"]
-        if self.state is not None and state["version"] < self.state["version"]:
-            return  # older than what this socket already showed
-        await self.send_state(state)
-        driver.ensure(self.room_id, state)
+        if await self.send_state(state):
+            driver.ensure(self.room_id, state)
 
-    async def send_state(self, state: dict | None) -> None:
-        """Keep ``state`` as this socket's latest and send the view it may see."""
+    async def send_state(self, state: dict | None) -> bool:
+        """Keep ``state`` as this socket's latest and send the view it may see; never a
+        state older than the one the socket has (a snapshot read before a broadcast that
+        overtook it, or a late broadcast). Whether it was sent."""
         if state is None:
-            return
+            return False
+        if self.state is not None and state["version"] < self.state["version"]:
+            return False
         self.state, self.missed = state, False
         await self.send_json(view_for(state, self.actor))
+        return True
 
     async def resync(self):
         """The socket's latest state again (after an error, or asked for); from the
@@ -300,21 +355,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_json(view_for(self.state, self.actor))
             return
         try:
-            await self.send_state(await database_sync_to_async(selectors.snapshot)(self.room_id))
+            await self.send_state(await in_worker(selectors.snapshot)(self.room_id))
         except DatabaseError:
             log.warning("room %s: database unavailable for a snapshot", self.room_id)
 
     async def send_json(self, data: dict) -> None:
+        if self.limits.closed:  # closed for its refusals: nothing more is sent
+            return
         await self.send(text_data=orjson.dumps(data).decode())
-
-    def _count_message(self) -> None:
-        started, count = self.window
-        now = time.monotonic()
-        if now - started >= 1.0:
-            started, count = now, 0
-        self.window = (started, count + 1)
-        if count + 1 > RATE_PER_SECOND:
-            raise ActionError("rate_limited", _("Too many messages: slow down."))
 
     async def room_spectators(self, message):
         await self.send_json({"type": "spectators", "count": message["count"]})
@@ -327,16 +375,32 @@ class TableConsumer(AsyncWebsocketConsumer):
         """The process's heartbeat found the room at ``version`` (``games.heartbeat``).
 
         A restarted Redis forgets the room's group: join it again (a no-op otherwise), and
-        catch up on any change whose broadcast was lost: one the room already had at the
-        previous beat. A change committed just now is usually still on its way, and a
-        snapshot sent ahead of it would make the client drop its event (and the draw's
-        animation) as out of date.
+        catch up on a change whose broadcast was lost: when the room is ahead of what
+        this socket was sent, wait ``BROADCAST_GRACE_SECONDS`` (a change committed just
+        now is usually still on its way, and a snapshot sent ahead of it would make the
+        client drop its event, and the draw's animation, as out of date), then, if the
+        socket is still behind, send it a snapshot from the database. A lost broadcast
+        so costs at most one heartbeat and the grace. The wait is a task of its own: the
+        beat goes on to the next socket.
         """
-        if self.gone:
+        if self.gone or self.limits.closed:
             return
         await self.channel_layer.group_add(group_name(self.room_id), self.channel_name)
-        if self.behind is not None and self.behind > self.version_sent:
-            self.missed = True
-            await self.resync()
-        lagging = version is not None and version > self.version_sent
-        self.behind = version if lagging else None
+        if version is None or version <= self.version_sent:
+            return
+        if self.catching_up is None or self.catching_up.done():
+            self.catching_up = asyncio.get_running_loop().create_task(self._catch_up(version))
+
+    def _catching_up(self) -> bool:
+        return self.catching_up is not None and not self.catching_up.done()
+
+    async def _catch_up(self, version: int) -> None:
+        await asyncio.sleep(settings.BROADCAST_GRACE_SECONDS)
+        if self.gone or self.limits.closed or self.version_sent >= version:
+            return
+        self.missed = True
+        try:
+            with translation.override(self.language):
+                await self.resync()
+        except OUTAGES as exc:
+            log.warning("room %s: could not catch a socket up: %s", self.room_id, exc)

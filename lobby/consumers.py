@@ -1,30 +1,90 @@
-"""The lobby's WebSocket: the listed rooms waiting for players, pushed as they change."""
+"""The lobby's WebSocket: the listed rooms waiting for players, pushed as they change.
+
+It only listens: every frame a client sends is refused. At most
+``WS_LOBBY_FRAMES_PER_SECOND`` are answered (``unknown_action``; past the rate,
+``rate_limited``), and a socket past ``WS_INVALID_FRAME_LIMIT`` of them in
+``WS_INVALID_WINDOW_SECONDS`` is closed with 4429, its later frames dropped unread
+(``games.limits``, as for the table's socket). The Origin is checked for every socket
+(``config.origin``, in ``config/asgi.py``), and one address may open at most
+``WS_SOCKETS_PER_CLIENT`` lobby sockets in one process.
+"""
 
 import json
+import logging
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
+from django.utils.translation import gettext as _
 
+from games import limits
 from games.broadcast import LOBBY_GROUP
+from games.identity import language_from_scope
 from games.selectors import lobby_rooms
+from games.workers import in_worker
+
+log = logging.getLogger(__name__)
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
+    #: This socket's place in its client address's count (``games.limits``).
+    counted: tuple[str, str] | None = None
+    joined = False
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.limits = limits.FrameLimits("WS_LOBBY_FRAMES_PER_SECOND")
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, limits.dropping(receive, self.limits), send)
+        finally:
+            limits.close_socket(self.counted)
+            self.counted = None
+
     async def connect(self):
+        counted = limits.open_socket("lobby", self.scope)
+        if counted == limits.COOLING:  # just closed for flooding: no socket at all
+            self.limits.closed = True
+            await self.close()
+            return
+        if counted is False:
+            log.info("a lobby socket refused: too many from one address")
+            self.limits.closed = True
+            await self.accept()
+            await self.close(code=limits.TOO_MANY)
+            return
+        self.counted = counted
+        self.language = language_from_scope(self.scope)
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        self.joined = True
         await self.accept()
-        rooms = await database_sync_to_async(lobby_rooms)()
-        await self.send(text_data=json.dumps({"type": "lobby", "rooms": rooms}))
+        rooms = await in_worker(lobby_rooms)()
+        await self.send_json({"type": "lobby", "rooms": rooms})
 
     async def disconnect(self, code):
-        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        if self.joined:
+            self.joined = False
+            await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        await self.send(
-            text_data=json.dumps(
-                {"type": "error", "code": "unknown_action", "message": "The lobby only listens."}
-            )
-        )
+        if self.limits.closed:  # refused or closed: dropped unread
+            return
+        with translation.override(self.language):
+            if self.limits.over_rate():
+                error = ("rate_limited", _("Too many messages: slow down."))
+            else:
+                error = ("unknown_action", _("The lobby only listens."))
+            if self.limits.refuse():
+                log.info("a lobby socket closed after repeated frames")
+                limits.flooded(self.scope)
+                await self.close(code=limits.TOO_MANY)
+                return
+            await self.send_json({"type": "error", "code": error[0], "message": error[1]})
 
     async def lobby_changed(self, message):
-        await self.send(text_data=json.dumps({"type": "lobby", "rooms": message["rooms"]}))
+        await self.send_json({"type": "lobby", "rooms": message["rooms"]})
+
+    async def send_json(self, data: dict) -> None:
+        if self.limits.closed:
+            return
+        await self.send(text_data=json.dumps(data))

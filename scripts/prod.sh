@@ -192,6 +192,14 @@ PROXY_SETTINGS='            proxy_pass http://daphne;
             # Daphne pings every socket every 20 s, so only a dead one stays silent this long.
             proxy_read_timeout 120s;'
 
+# Per client address (docs/operations.md, "Limits"): page requests (everything passed to
+# Daphne but the sockets), and the sockets: handshakes per second and sockets open at once.
+# Static files are not limited. The bursts are far above what a family of 8 behind one
+# address, with several tabs each, ever sends; a refusal is a 429.
+REQUEST_LIMIT='            limit_req zone=requests_per_address burst=100 nodelay;'
+SOCKET_LIMITS='            limit_req zone=handshakes_per_address burst=60 nodelay;
+            limit_conn sockets_per_address 100;'
+
 nginx_conf() {  # foreground | background: nginx.conf on stdout
   local mode=$1 upstreams="" i access error
   for i in $(seq 0 $((WEB_PROCESSES - 1))); do
@@ -217,7 +225,13 @@ events { worker_connections 8192; }
 http {
     include /etc/nginx/mime.types;
     default_type application/octet-stream;
-    access_log $access;
+    # Access lines name the path without its query string (a table socket's ?t= and a
+    # private room page's carry the room's token), mask /join/<token>/, and leave the
+    # Referer out (a page's address carries the token too).
+    map \$uri \$logged_uri { "~^/join/" "/join/-/"; default \$uri; }
+    log_format tokenless '\$remote_addr [\$time_local] "\$request_method \$logged_uri \$server_protocol" '
+                         '\$status \$body_bytes_sent "\$http_user_agent" \$request_time';
+    access_log $access tokenless;
     server_tokens off;
     sendfile on;
     tcp_nopush on;
@@ -227,6 +241,17 @@ http {
     fastcgi_temp_path $tmp/fastcgi;
     uwsgi_temp_path $tmp/uwsgi;
     scgi_temp_path $tmp/scgi;
+
+    # Limits per client address (docs/operations.md, "Limits"; the burst and the count in
+    # each location). Refusals answer 429 and are logged at info, below error_log's warn:
+    # nginx's error lines quote the request line, query string (token) included.
+    limit_req_zone \$binary_remote_addr zone=requests_per_address:10m rate=10r/s;
+    limit_req_zone \$binary_remote_addr zone=handshakes_per_address:10m rate=2r/s;
+    limit_conn_zone \$binary_remote_addr zone=sockets_per_address:10m;
+    limit_req_status 429;
+    limit_conn_status 429;
+    limit_req_log_level info;
+    limit_conn_log_level info;
 
     # WebSockets: pass the upgrade on; other requests keep the upstream connection alive.
     map \$http_upgrade \$connection_upgrade { default upgrade; "" ""; }
@@ -270,10 +295,18 @@ $upstreams        keepalive 32;
         location /telemetry/ {
             access_log off;
             error_log /dev/null;
+$REQUEST_LIMIT
+$PROXY_SETTINGS
+        }
+
+        # The table's and the lobby's sockets.
+        location /ws/ {
+$SOCKET_LIMITS
 $PROXY_SETTINGS
         }
 
         location / {
+$REQUEST_LIMIT
 $PROXY_SETTINGS
         }
     }

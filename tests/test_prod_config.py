@@ -5,8 +5,10 @@ in any log (the privacy text promises that no address is kept)."""
 import os
 import re
 import shlex
+import shutil
 import subprocess
 
+import pytest
 from daphne.cli import CommandLineInterface
 
 from tests.support import ROOT
@@ -152,3 +154,110 @@ def test_an_unknown_config_is_refused_clearly(tmp_path):
     )
     assert result.returncode == 1
     assert "usage: scripts/prod.sh config [nginx|daphne]" in result.stderr
+
+
+# -- the access log keeps no token; each address is limited -------------------------------
+
+
+def log_format(http: Directive, name: str) -> str:
+    (found,) = [d for d in http.block if d.name == "log_format" and d.args[0] == name]
+    return " ".join(a.strip("'") for a in found.args[1:])
+
+
+def test_nginx_access_lines_name_no_query_string_referer_or_invitation_token(tmp_path):
+    config, server = https_server(tmp_path)
+    http = only(config, "http")
+    logs = [d for d in every(config, "access_log") if d.args != ["off"]]
+    assert logs, "the site is logged"
+    formats = {d.args[1] if len(d.args) > 1 else "combined" for d in logs}
+    assert len(formats) == 1, formats
+    line = log_format(http, formats.pop())
+    # $request and $request_uri carry the query string (a socket's ?t=TOKEN), and so do
+    # $args and $query_string; a Referer carries a page's address, query string included.
+    for variable in ("$request ", "$request_uri", "$args", "$query_string", "$http_referer"):
+        assert variable not in line + " ", variable
+    assert "$logged_uri" in line
+    # ... and the invitation's path (/join/<token>/) is masked.
+    (masking,) = [d for d in http.block if d.name == "map" and d.args[1] == "$logged_uri"]
+    assert masking.args[0] == "$uri"
+    assert [(d.name, d.args) for d in masking.block] == [
+        ('"~^/join/"', ['"/join/-/"']),
+        ("default", ["$uri"]),
+    ]
+
+
+def limits_of(location: Directive) -> list[tuple[str, list[str]]]:
+    return [(d.name, d.args) for d in location.block if d.name.startswith("limit_")]
+
+
+def test_nginx_limits_requests_handshakes_and_sockets_per_address(tmp_path):
+    config, server = https_server(tmp_path)
+    http = only(config, "http")
+    zones = {d.args[1]: d.args for d in http.block if d.name.endswith("_zone")}
+    assert zones == {
+        "zone=requests_per_address:10m": [
+            "$binary_remote_addr",
+            "zone=requests_per_address:10m",
+            "rate=10r/s",
+        ],
+        "zone=handshakes_per_address:10m": [
+            "$binary_remote_addr",
+            "zone=handshakes_per_address:10m",
+            "rate=2r/s",
+        ],
+        "zone=sockets_per_address:10m": ["$binary_remote_addr", "zone=sockets_per_address:10m"],
+    }
+    statuses = {d.name: d.args for d in http.block if d.name.endswith("_status")}
+    assert statuses == {"limit_req_status": ["429"], "limit_conn_status": ["429"]}
+    pages = [("limit_req", ["zone=requests_per_address", "burst=100", "nodelay"])]
+    assert limits_of(location_for(server, "/")) == pages
+    assert limits_of(location_for(server, "/r/KP3KS9/")) == pages
+    assert limits_of(location_for(server, TELEMETRY)) == pages
+    for socket in ("/ws/rooms/KP3KS9/", "/ws/lobby/"):
+        assert limits_of(location_for(server, socket)) == [
+            ("limit_req", ["zone=handshakes_per_address", "burst=60", "nodelay"]),
+            ("limit_conn", ["sockets_per_address", "100"]),
+        ]
+    assert limits_of(location_for(server, "/static/app.css")) == []
+    # The sockets are proxied as every other request is.
+    proxy = [d for d in location_for(server, "/").block if d.name.startswith("proxy_")]
+    sockets = [d for d in location_for(server, "/ws/").block if d.name.startswith("proxy_")]
+    assert [(d.name, d.args) for d in sockets] == [(d.name, d.args) for d in proxy]
+
+
+def test_operations_doc_states_each_nginx_limit(tmp_path):
+    doc = (ROOT / "docs" / "operations.md").read_text()
+    section = doc.split("## Limits", 1)[1].split("\n## ", 1)[0]
+    for number in (
+        "10 requests a second",
+        "burst of 100",
+        "2 handshakes a second",
+        "burst of 60",
+        "100 sockets",
+        "429",
+    ):
+        assert number in section, number
+
+
+@pytest.mark.skipif(not shutil.which("nginx", path="/usr/sbin:/usr/bin"), reason="no nginx")
+def test_nginx_accepts_the_configuration(tmp_path):
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=localhost", "-keyout", str(tmp_path / "k.pem"),
+         "-out", str(tmp_path / "c.pem")],
+        check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+    text = prod_config(
+        tmp_path, "nginx", TLS_CERT=str(tmp_path / "c.pem"), TLS_KEY=str(tmp_path / "k.pem")
+    )
+    for folder in ("prod/nginx/tmp", "prod/log", "prod/run"):
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+    (tmp_path / "nginx.conf").write_text(text)
+    nginx = shutil.which("nginx", path="/usr/sbin:/usr/bin")
+    result = subprocess.run(
+        [nginx, "-t", "-c", str(tmp_path / "nginx.conf")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr

@@ -108,7 +108,7 @@ function connect() {
   socket.onclose = (e) => {
     // Refused for good (docs/protocol.md): no such room, not allowed, or closed for
     // sending garbage. Say so instead of reconnecting.
-    const refusals = { 4404: labels.noRoom, 4403: labels.notAllowed, 1008: labels.closed };
+    const refusals = { 4404: labels.noRoom, 4403: labels.notAllowed, 4429: labels.closed };
     if (e.code in refusals) {
       statusLine.textContent = refusals[e.code];
       return;

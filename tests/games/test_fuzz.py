@@ -10,7 +10,6 @@ import functools
 import json
 import logging
 import time
-from unittest import mock
 
 import pytest
 from channels.db import database_sync_to_async
@@ -304,8 +303,7 @@ def test_generated_messages_get_structured_errors_and_change_nothing():
         run(fuzz.setup())
         # The rate limit and the close after repeated invalid frames have their own tests.
         with (
-            mock.patch("games.consumers.RATE_PER_SECOND", 10**9),
-            override_settings(WS_INVALID_FRAME_LIMIT=10**9),
+            override_settings(WS_TABLE_FRAMES_PER_SECOND=10**9, WS_INVALID_FRAME_LIMIT=10**9),
         ):
             example()
     finally:

@@ -94,7 +94,7 @@ class CountingHops:
 
     def __init__(self):
         self.calls = 0
-        self.real = consumers.database_sync_to_async
+        self.real = consumers.in_worker
 
     def __call__(self, *args, **kwargs):
         self.calls += 1
@@ -104,7 +104,7 @@ class CountingHops:
 async def test_refusals_and_sync_cost_no_database_read(monkeypatch):
     room, (host, friend) = await friends_room("babanuki", 2, ["host", "friend"], rounds=1)
     hops = CountingHops()
-    monkeypatch.setattr(consumers, "database_sync_to_async", hops)
+    monkeypatch.setattr(consumers, "in_worker", hops)
     frames = ["nonsense", '{"type": "fly", "ref": "x"}', "{}", json.dumps({"type": "sync"})]
     for frame in frames * 5:
         await host.socket.send_to(text_data=frame)
@@ -136,7 +136,7 @@ async def test_a_flood_of_bad_frames_costs_no_database_work_and_others_keep_thei
     flooder = await Player.guest("flood")
     await flooder.connect(room.code, token=room.watch_token)
     hops = CountingHops()
-    monkeypatch.setattr(consumers, "database_sync_to_async", hops)
+    monkeypatch.setattr(consumers, "in_worker", hops)
     quiet = await ping_times(host, 20)
     with override_settings(WS_INVALID_FRAME_LIMIT=10**6):
         for _ in range(500):
@@ -165,7 +165,7 @@ async def test_a_socket_that_keeps_sending_garbage_is_closed_and_others_play_on(
         output = await watcher.socket.receive_output(timeout=10)
         if output["type"] == "websocket.close":
             closed = output
-    assert closed["code"] == 1008
+    assert closed["code"] == 4429
     # Every other socket of the process is answered and the game goes on.
     await host.send(type="ping", ref="still-there")
     while (await host.receive()).get("ref") != "still-there":

@@ -1,0 +1,148 @@
+"""What one client may cost a process: its open sockets, and each socket's frames.
+
+Shared by the table and the lobby socket (``games.consumers``, ``lobby.consumers``); the
+numbers are settings (``config/settings.py``, "Limits"), each listed with nginx's in
+docs/operations.md ("Limits").
+
+- **Sockets per client address**: at most ``WS_SOCKETS_PER_CLIENT`` open sockets of each
+  kind per address in one process. Behind nginx the address is the first one of
+  ``X-Forwarded-For``, which Daphne's ``--proxy-headers`` gives as ``scope["client"]``.
+- **Frames per second**: past ``rate`` frames in one second a frame is refused unread
+  (``rate_limited``).
+- **Refused frames**: past ``WS_INVALID_FRAME_LIMIT`` refused frames in
+  ``WS_INVALID_WINDOW_SECONDS`` the socket is closed with ``TOO_MANY`` (4429), and from
+  then on every frame it sends is dropped unread and nothing more is sent to it. For
+  ``WS_FLOOD_COOLDOWN_SECONDS`` after, the address's handshakes are refused (HTTP 403)
+  before any database work: a flooder reconnecting in a loop would otherwise cost a room
+  lock and a broadcast to the whole room per connect, and every frame it sends on an
+  open socket costs Daphne its parsing, even dropped unread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+
+from django.conf import settings
+
+#: The close code for a client that asked too much: too many refused frames on one socket,
+#: or too many sockets open from one address. WebSocket servers may only send 1000 or
+#: 3000-4999 (Daphne turns any other code into 1011, "server error").
+TOO_MANY = 4429
+
+#: Open sockets per (kind, client address) in this process.
+_open: Counter = Counter()
+#: Client addresses closed for flooding, and until when their new sockets are refused.
+_cooling: dict[str, float] = {}
+
+
+def client_address(scope) -> str | None:
+    client = scope.get("client")
+    return client[0] if client else None
+
+
+#: ``open_socket``'s answer for an address cooling down after a flood: refuse the
+#: handshake itself (an HTTP 403, and the connection closed: no frame of it is read).
+COOLING = "cooling"
+
+
+def open_socket(kind: str, scope) -> tuple[str, str] | None | bool | str:
+    """Count a socket of ``kind`` opening for its client address: the key to give back to
+    ``close_socket``, ``None`` when the scope names no client (nothing is counted),
+    ``False`` when the address already has ``WS_SOCKETS_PER_CLIENT`` open, or ``COOLING``
+    when one of its sockets was closed for flooding in the last
+    ``WS_FLOOD_COOLDOWN_SECONDS``."""
+    address = client_address(scope)
+    if address is None:
+        return None
+    if cooling(address):
+        return COOLING
+    key = (kind, address)
+    if _open[key] >= settings.WS_SOCKETS_PER_CLIENT:
+        return False
+    _open[key] += 1
+    return key
+
+
+def cooling(address: str) -> bool:
+    until = _cooling.get(address)
+    if until is None:
+        return False
+    if until > time.monotonic():
+        return True
+    del _cooling[address]
+    return False
+
+
+def flooded(scope) -> None:
+    """The socket of ``scope`` was closed for its refused frames: refuse its address's new
+    sockets for ``WS_FLOOD_COOLDOWN_SECONDS``."""
+    address = client_address(scope)
+    if address is None:
+        return
+    now = time.monotonic()
+    if len(_cooling) > 10_000:  # addresses long cooled down are forgotten
+        for old in [a for a, until in _cooling.items() if until <= now]:
+            del _cooling[old]
+    _cooling[address] = now + settings.WS_FLOOD_COOLDOWN_SECONDS
+
+
+def close_socket(key: tuple[str, str] | None) -> None:
+    if key is None:
+        return
+    _open[key] -= 1
+    if _open[key] <= 0:
+        del _open[key]
+
+
+def dropping(receive, frame_limits: FrameLimits):
+    """The ASGI ``receive`` of a socket, dropping its frames once ``frame_limits`` closed
+    it: Daphne goes on queuing whatever the client sends until the connection ends, and
+    each message would otherwise cost a task and a dispatch of its own (channels'
+    ``await_many_dispatch``); here a queued frame costs a ``get``."""
+
+    async def receive_unless_closed():
+        dropped = 0
+        while True:
+            message = await receive()
+            if message["type"] != "websocket.receive" or not frame_limits.closed:
+                return message
+            dropped += 1
+            if dropped % 1000 == 0:
+                await asyncio.sleep(0)  # let the rest of the process run
+
+    return receive_unless_closed
+
+
+class FrameLimits:
+    """One socket's frame counters: the rate (per second, the setting named ``rate``) and
+    the refused frames."""
+
+    def __init__(self, rate: str):
+        self.rate = rate
+        #: The start of this second and the frames in it.
+        self.window: tuple[float, int] = (0.0, 0)
+        #: When the recent refused frames came.
+        self.refused: tuple[float, ...] = ()
+        #: Set just before the socket is closed for refusals: its frames are dropped unread.
+        self.closed = False
+
+    def over_rate(self) -> bool:
+        """Count a frame; whether it is past the rate."""
+        started, count = self.window
+        now = time.monotonic()
+        if now - started >= 1.0:
+            started, count = now, 0
+        self.window = (started, count + 1)
+        return count + 1 > getattr(settings, self.rate)
+
+    def refuse(self) -> bool:
+        """Count a refused frame; whether the socket must now be closed (``closed`` is
+        then set)."""
+        now = time.monotonic()
+        window = settings.WS_INVALID_WINDOW_SECONDS
+        self.refused = (*(t for t in self.refused if now - t < window), now)
+        if len(self.refused) > settings.WS_INVALID_FRAME_LIMIT:
+            self.closed = True
+        return self.closed

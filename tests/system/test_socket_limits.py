@@ -1,0 +1,300 @@
+"""The sockets' limits and close codes through a real Daphne and a real WebSocket client:
+the codes a server may send reach the page as sent (an in-process test checks no code),
+each limit holds at its boundary, and no refusal leaves a traceback in the log."""
+
+import asyncio
+import json
+import time
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from tests.support import needs_services
+from tests.system.test_processes import friends_room
+
+pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
+
+
+async def open_socket(port, path, session="", origin=None, headers=None):
+    cookie = {"Cookie": f"sessionid={session}"} if session else {}
+    return await connect(
+        f"ws://127.0.0.1:{port}{path}",
+        origin=origin or f"http://127.0.0.1:{port}",
+        additional_headers={**cookie, **(headers or {})},
+        open_timeout=30,
+    )
+
+
+async def first_message_or_close(ws) -> str | int:
+    """The first message's type, or the close code the server sent instead."""
+    try:
+        return json.loads(await asyncio.wait_for(ws.recv(), 30))["type"]
+    except ConnectionClosed as closed:
+        return closed.rcvd.code if closed.rcvd else None
+
+
+async def table(port, code, session) -> object:
+    ws = await open_socket(port, f"/ws/rooms/{code}/", session)
+    assert json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] == "state"
+    return ws
+
+
+async def answers(ws, count: int) -> list[dict]:
+    """The next ``count`` messages other than states (a state follows every error)."""
+    found = []
+    while len(found) < count:
+        message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        if message["type"] != "state":
+            found.append(message)
+    return found
+
+
+async def close_code(ws) -> int:
+    """Read until the server closes; the code it sent."""
+    while True:
+        try:
+            await asyncio.wait_for(ws.recv(), 30)
+        except ConnectionClosed as closed:
+            assert closed.rcvd is not None, "closed without a close frame from the server"
+            return closed.rcvd.code
+
+
+def assert_clean_log(server) -> None:
+    log = server.log_path.read_text()
+    assert "Traceback" not in log, log[-3000:]
+    assert "invalid close code" not in log, log[-3000:]
+
+
+async def refuse(ws, count: int) -> None:
+    """Send ``count`` malformed frames; each is answered with an error (the socket stays
+    open)."""
+    for _ in range(count):
+        await ws.send("{")
+    errors = await answers(ws, count)
+    assert [e["code"] for e in errors] == ["malformed"] * count
+
+
+async def still_open(ws) -> bool:
+    await ws.send(json.dumps({"type": "ping", "ref": "alive"}))
+    return (await answers(ws, 1))[0] == {"type": "pong", "ref": "alive"}
+
+
+def test_the_31st_refused_frame_closes_with_4429_and_the_30th_does_not(servers):
+    room, (session, _) = friends_room(2, 2, rounds=1)
+    server = servers("flood")
+
+    async def scenario():
+        ws = await table(server.port, room.code, session)
+        await refuse(ws, 30)
+        assert await still_open(ws)
+        await ws.send("{")
+        return await close_code(ws)
+
+    assert asyncio.run(scenario()) == 4429
+    assert_clean_log(server)
+
+
+def test_refused_frames_spread_beyond_the_window_do_not_close(servers):
+    room, (session, _) = friends_room(2, 2, rounds=1)
+    window = 2.0
+    server = servers("window", env={"WS_INVALID_WINDOW_SECONDS": str(window)})
+
+    async def scenario():
+        ws = await table(server.port, room.code, session)
+        await refuse(ws, 30)
+        # Every one of those was counted before its answer came: once the window has
+        # passed since the last answer, none of them counts any more.
+        await asyncio.sleep(window + 0.2)
+        await refuse(ws, 30)
+        open_after_sixty = await still_open(ws)
+        await ws.send("{")  # the 31st within this window
+        return open_after_sixty, await close_code(ws)
+
+    assert asyncio.run(scenario()) == (True, 4429)
+    assert_clean_log(server)
+
+
+def test_the_doors_close_codes_reach_the_client(servers):
+    room, (session, _) = friends_room(2, 2, rounds=1)
+    server = servers("doors")
+    port = server.port
+
+    async def code_for(path, origin=None):
+        return await first_message_or_close(await open_socket(port, path, "", origin))
+
+    async def scenario():
+        return {
+            "no such room": await code_for("/ws/rooms/ZZZZZZ/"),
+            "malformed code": await code_for("/ws/rooms/zz%E2%98%83/"),
+            "code too long": await code_for("/ws/rooms/ABCDEFGHJK/"),
+            "no such socket": await code_for("/ws/nothing/"),
+            "private, no token": await code_for(f"/ws/rooms/{room.code}/"),
+            "malformed token": await code_for(f"/ws/rooms/{room.code}/?t=%E2%98%83"),
+            "wrong token": await code_for(f"/ws/rooms/{room.code}/?t=nope"),
+            "another port": await code_for(
+                f"/ws/rooms/{room.code}/?t={room.watch_token}", origin="http://127.0.0.1:9"
+            ),
+            "another site, lobby": await code_for("/ws/lobby/", origin="http://evil.example"),
+            "watch token": await code_for(f"/ws/rooms/{room.code}/?t={room.watch_token}"),
+        }
+
+    assert asyncio.run(scenario()) == {
+        "no such room": 4404,
+        "malformed code": 4404,
+        "code too long": 4404,
+        "no such socket": 4404,
+        "private, no token": 4403,
+        "malformed token": 4403,
+        "wrong token": 4403,
+        "another port": 4403,
+        "another site, lobby": 4403,
+        "watch token": "state",
+    }
+    assert_clean_log(server)
+
+
+def test_the_21st_frame_in_a_second_is_rate_limited_and_the_20th_is_answered(servers):
+    room, (session, _) = friends_room(2, 2, rounds=1)
+    server = servers("rate")
+
+    async def scenario():
+        ws = await table(server.port, room.code, session)
+        # 21 frames in one go: far less than a second apart.
+        for n in range(21):
+            await ws.send(json.dumps({"type": "ping", "ref": f"p{n}"}))
+        return await answers(ws, 21)
+
+    got = asyncio.run(scenario())
+    assert got[:20] == [{"type": "pong", "ref": f"p{n}"} for n in range(20)]
+    assert (got[20]["code"], got[20]["ref"]) == ("rate_limited", "p20")
+    assert_clean_log(server)
+
+
+def padded_ping(ref: str, size: int) -> str:
+    """A well-formed ping of exactly ``size`` bytes of UTF-8 (JSON allows the spaces)."""
+    frame = json.dumps({"type": "ping", "ref": ref}, ensure_ascii=False)
+    padding = size - len(frame.encode())
+    assert padding >= 0
+    return frame[:-1] + " " * padding + "}"
+
+
+def test_frames_are_measured_in_utf8_bytes_at_2048_and_unread_past_64_kb(servers):
+    room, (session, _) = friends_room(2, 2, rounds=1)
+    server = servers("sizes")
+    wide = "あ" * 10  # 30 bytes in 10 characters
+
+    async def scenario():
+        ws = await table(server.port, room.code, session)
+        results = []
+        for size in (2048, 2049, 65536, 65537):
+            frame = padded_ping(wide, size)
+            await ws.send(frame)
+            (answer,) = await answers(ws, 1)
+            results.append((size, len(frame), answer.get("code", answer["type"]), answer["ref"]))
+        return results
+
+    assert asyncio.run(scenario()) == [
+        (2048, 2028, "pong", wide),
+        # Fewer than 2,048 characters, but more than 2,048 bytes.
+        (2049, 2029, "too_large", wide),
+        (65536, 65516, "too_large", wide),  # read for its ref
+        (65537, 65517, "too_large", None),  # not read at all
+    ]
+    assert_clean_log(server)
+
+
+def test_one_address_opens_at_most_the_limit_of_sockets_of_each_kind(servers):
+    room, (session, _) = friends_room(2, 2, rounds=1)
+    limit = 3
+    server = servers("crowd", env={"WS_SOCKETS_PER_CLIENT": str(limit)}, args=["--proxy-headers"])
+    port, family, other = server.port, {"X-Forwarded-For": "203.0.113.5"}, "198.51.100.7"
+    table_path = f"/ws/rooms/{room.code}/"
+
+    async def opened(path, headers):
+        ws = await open_socket(port, path, session, headers=headers)
+        return ws, await first_message_or_close(ws)
+
+    async def scenario():
+        results = {}
+        for kind, path, first in (("table", table_path, "state"), ("lobby", "/ws/lobby/", "lobby")):
+            sockets = [await opened(path, family) for _ in range(limit)]
+            assert [answer for _, answer in sockets] == [first] * limit
+            results[f"{kind}: one more from the address"] = (await opened(path, family))[1]
+            stranger = {"X-Forwarded-For": other}
+            results[f"{kind}: another address"] = (await opened(path, stranger))[1]
+            # A closed socket frees its place (once the server has seen it close).
+            await sockets[0][0].close()
+            deadline = time.monotonic() + 30
+            while (answer := (await opened(path, family))[1]) != first:
+                assert time.monotonic() < deadline, answer
+            results[f"{kind}: after one closed"] = answer
+        return results
+
+    assert asyncio.run(scenario()) == {
+        "table: one more from the address": 4429,
+        "table: another address": "state",
+        "table: after one closed": "state",
+        "lobby: one more from the address": 4429,
+        "lobby: another address": "lobby",
+        "lobby: after one closed": "lobby",
+    }
+    assert_clean_log(server)
+
+
+def test_a_flooding_lobby_socket_is_rate_limited_then_closed_with_4429(servers):
+    server = servers("lobby")
+
+    async def scenario():
+        ws = await open_socket(server.port, "/ws/lobby/")
+        assert json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] == "lobby"
+        for _ in range(30):
+            await ws.send("hello")
+        codes = [(await answers(ws, 1))[0]["code"] for _ in range(30)]
+        await ws.send("hello")
+        return codes, await close_code(ws)
+
+    codes, closed = asyncio.run(scenario())
+    # Five in the first second are answered as frames the lobby does not take; the rest
+    # of the burst is over the rate.
+    assert codes == ["unknown_action"] * 5 + ["rate_limited"] * 25
+    assert closed == 4429
+    assert_clean_log(server)
+
+
+def test_an_address_closed_for_flooding_opens_no_socket_until_its_cooldown_ends(servers):
+    room, (session, _) = friends_room(2, 2, rounds=1)
+    cooldown = 2.0
+    server = servers(
+        "cooldown", env={"WS_FLOOD_COOLDOWN_SECONDS": str(cooldown)}, args=["--proxy-headers"]
+    )
+    port, flooder = server.port, {"X-Forwarded-For": "203.0.113.5"}
+    path = f"/ws/rooms/{room.code}/"
+
+    async def handshake(headers) -> int | str:
+        try:
+            ws = await open_socket(port, path, session, headers=headers)
+        except InvalidStatus as refused:
+            return refused.response.status_code
+        return await first_message_or_close(ws)
+
+    async def scenario():
+        ws = await open_socket(port, path, session, headers=flooder)
+        await ws.recv()
+        await refuse(ws, 30)
+        await ws.send("{")
+        results = {"flood": await close_code(ws)}
+        closed_at = time.monotonic()
+        results["same address, at once"] = await handshake(flooder)
+        results["another address"] = await handshake({"X-Forwarded-For": "198.51.100.7"})
+        await asyncio.sleep(max(0.0, closed_at + cooldown + 0.2 - time.monotonic()))
+        results["same address, after the cooldown"] = await handshake(flooder)
+        return results
+
+    assert asyncio.run(scenario()) == {
+        "flood": 4429,
+        "same address, at once": 403,
+        "another address": "state",
+        "same address, after the cooldown": "state",
+    }
+    assert_clean_log(server)
