@@ -12,6 +12,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from config import daphne_guard  # noqa: E402
 from config.origin import SameOriginMiddleware  # noqa: E402
 from games.outages import OutageMiddleware  # noqa: E402
 from games.routing import fallback as no_such_socket  # noqa: E402
@@ -26,6 +27,10 @@ if os.environ.get("BENCH_ECHO") == "1":
 
     sockets += echo_sockets
 sockets += no_such_socket  # last: any other path is closed with 4404, not a traceback
+
+# Daphne cuts off a socket flooding it with frames where it reads them (a no-op when
+# something else serves the application).
+daphne_guard.install()
 
 application = ProtocolTypeRouter(
     {

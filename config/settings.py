@@ -267,6 +267,9 @@ WS_INVALID_WINDOW_SECONDS = float(os.environ.get("WS_INVALID_WINDOW_SECONDS", "1
 WS_FLOOD_COOLDOWN_SECONDS = float(os.environ.get("WS_FLOOD_COOLDOWN_SECONDS", "10"))
 # Frames a table socket may send per second; the lobby socket only listens, so fewer.
 WS_TABLE_FRAMES_PER_SECOND = 20
+# Frames a socket may send in one second before Daphne cuts it off (4429) where it reads
+# them, before any queue (config/daphne_guard.py): far above any honest page.
+WS_FRAMES_PER_SECOND_HARD = int(os.environ.get("WS_FRAMES_PER_SECOND_HARD", "200"))
 WS_LOBBY_FRAMES_PER_SECOND = int(os.environ.get("WS_LOBBY_FRAMES_PER_SECOND", "5"))
 # Open sockets of each kind (table, lobby) per client address in one process; more are
 # closed with 4429 at once. A family of 8 behind one address, 5 tabs each, opens 40.

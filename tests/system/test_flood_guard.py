@@ -1,0 +1,65 @@
+"""Daphne cuts off a socket flooding it with frames where it reads them
+(``config/daphne_guard.py``): through a real Daphne and a real client, 200 frames in a
+second are all answered, a flood is closed with 4429 and nothing more of it is read, and
+the table's other sockets go on as before."""
+
+import asyncio
+import json
+
+import pytest
+
+from tests.support import needs_services
+from tests.system.test_processes import friends_room
+from tests.system.test_socket_limits import answers, assert_clean_log, close_code, table
+
+pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
+
+#: The application's own limits out of the way: only the guard closes here.
+LENIENT = {"WS_INVALID_FRAME_LIMIT": "1000000", "WS_FRAMES_PER_SECOND_HARD": "200"}
+
+
+def test_two_hundred_frames_in_a_burst_are_all_answered(servers):
+    room, (session, _) = friends_room(2, 2, rounds=1)
+    server = servers("burst", env=LENIENT)
+
+    async def scenario():
+        ws = await table(server.port, room.code, session)
+        for i in range(200):
+            await ws.send(json.dumps({"type": "ping", "ref": str(i)}))
+        found = await answers(ws, 200)  # pongs, and rate_limited past 20 a second
+        await ws.close()
+        return found
+
+    found = asyncio.run(scenario())
+    assert [a["ref"] for a in found] == [str(i) for i in range(200)]
+    assert {a["type"] for a in found} <= {"pong", "error"}
+    assert_clean_log(server)
+
+
+def test_a_flood_is_closed_with_4429_and_read_no_further_while_a_player_plays_on(servers):
+    room, (flooder, player) = friends_room(2, 2, rounds=1)
+    server = servers("guard", env=LENIENT)
+
+    async def scenario():
+        ws = await table(server.port, room.code, flooder)
+        other = await table(server.port, room.code, player)
+        sent = 0
+        try:
+            for _ in range(100_000):  # as fast as the connection takes them
+                await ws.send("{")
+                sent += 1
+        except Exception:  # the server dropped the connection under the loop
+            pass
+        code = await close_code(ws)
+        await other.send(json.dumps({"type": "ping", "ref": "after"}))
+        pong = (await answers(other, 1))[0]
+        await other.close()
+        return code, sent, pong
+
+    code, sent, pong = asyncio.run(scenario())
+    assert code == 4429
+    assert pong == {"type": "pong", "ref": "after"}
+    log = server.log_path.read_text()
+    assert "cut off after 200 frames" in log
+    assert_clean_log(server)
+    assert sent > 200
