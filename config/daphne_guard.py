@@ -9,8 +9,9 @@ behind all of them (the players' p99 went from tens of milliseconds to seconds).
 
 ``GuardedWebSocketProtocol`` counts frames as Daphne reads them (Twisted's thread, before
 any queue): past ``WS_FRAMES_PER_SECOND_HARD`` in one second, far above anything an honest
-page sends (the table answers 20 a second), the socket is closed with 4429 and nothing more of it is read or queued (the connection
-is dropped when the close handshake times out, a second later). A socket the application
+page sends (the table answers 20 a second), the socket is closed with 4429 and nothing
+more of it is read or queued (the connection is dropped when the close handshake times
+out, a second later). A socket the application
 itself closes with 4429 is read no further either, instead of being read for that second
 while Daphne waits for the client's half of the close handshake.
 
