@@ -1,0 +1,85 @@
+"""Sockets leave nothing behind in Redis however they end: a real Daphne on the
+publish/subscribe layer, against a Redis of the test's own, and real clients closing
+their sockets, refused at the door, closed for flooding, or refused while cooling down."""
+
+import asyncio
+import json
+import time
+
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from tests.support import needs_services
+from tests.system.test_health_subscriptions import private_redis, subscriptions  # noqa: F401
+from tests.system.test_processes import friends_room
+from tests.system.test_socket_limits import open_socket, table
+
+pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
+
+
+async def until_closed(ws) -> None:
+    try:
+        while True:
+            await asyncio.wait_for(ws.recv(), 30)
+    except ConnectionClosed:
+        return
+
+
+def settled(url: str, expected: int, timeout: float = 30) -> int:
+    """The subscription count once it stops moving towards ``expected`` (unsubscribing
+    follows a socket's close by a moment), or the count at the deadline."""
+    deadline = time.monotonic() + timeout
+    count = subscriptions(url)
+    while count != expected and time.monotonic() < deadline:
+        time.sleep(0.05)
+        count = subscriptions(url)
+    return count
+
+
+def test_sockets_leave_no_subscription_behind_however_they_end(servers, private_redis):  # noqa: F811
+    room, (session, _) = friends_room(2, 2, rounds=1)
+    server = servers(
+        "subs",
+        env={
+            "REDIS_URL": private_redis.url,
+            "CHANNEL_LAYER": "pubsub",
+            "WS_FLOOD_COOLDOWN_SECONDS": "30",
+        },
+    )
+    port = server.port
+
+    async def one_of_each():
+        ws = await table(port, room.code, session)  # the player, who stays
+        for _ in range(5):  # plain visits
+            other = await table(port, room.code, session)
+            await other.close()
+        for path in ("/ws/rooms/ZZZZZZ/", f"/ws/rooms/{room.code}/"):  # 4404, 4403
+            for _ in range(5):
+                await until_closed(await open_socket(port, path))
+        flooder = await table(port, room.code, session)  # closed with 4429 ...
+        for _ in range(40):
+            await flooder.send("{")
+        await until_closed(flooder)
+        for _ in range(5):  # ... then its address cools down: refused at the handshake
+            with pytest.raises(InvalidStatus):
+                await open_socket(port, f"/ws/rooms/{room.code}/", session)
+        return ws
+
+    async def baseline_then_churn():
+        ws = await table(port, room.code, session)
+        await ws.send(json.dumps({"type": "ping"}))
+        await asyncio.wait_for(ws.recv(), 30)
+        before = subscriptions(private_redis.url)
+        await ws.close()
+        stays = await one_of_each()
+        await stays.send(json.dumps({"type": "ping"}))
+        return before, stays
+
+    async def scenario():
+        before, stays = await baseline_then_churn()
+        after = await asyncio.to_thread(settled, private_redis.url, before)
+        await stays.close()
+        return before, after
+
+    before, after = asyncio.run(scenario())
+    assert after == before
