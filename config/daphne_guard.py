@@ -15,6 +15,10 @@ out, a second later). A socket the application
 itself closes with 4429 is read no further either, instead of being read for that second
 while Daphne waits for the client's half of the close handshake.
 
+It also drops what the application sends to a socket that is closing or closed (the
+client went away a moment before the application heard of it), which Daphne turned into
+an exception and a traceback in the log, the flooder's sockets every time.
+
 ``install()`` makes Daphne build its sockets with it; ``config/asgi.py`` calls it, so it
 holds under ``daphne`` (``make prod``, the system tests) and Daphne's ``runserver``.
 """
@@ -60,6 +64,14 @@ def _guarded(base):
                 self._cut_off()
                 return
             super().onMessage(payload, isBinary)
+
+        def serverSend(self, content, binary=False):
+            # A socket closing or closed (cut off here, or the client went away a moment
+            # ago and the application has not yet been told): what the application still
+            # sends is dropped, where Daphne would raise and log a traceback for it.
+            if self.state != self.STATE_OPEN:
+                return
+            super().serverSend(content, binary)
 
         def serverClose(self, code=None):
             super().serverClose(code)

@@ -168,7 +168,7 @@ class NoSuchSocket(AsyncWebsocketConsumer):
         await self.close(code=NO_SUCH_ROOM)
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(limits.LimitedSocket):
     room_id: int | None = None
     #: The latest full state this socket was sent (server side: it holds every hand).
     state: dict | None = None
@@ -178,29 +178,21 @@ class TableConsumer(AsyncWebsocketConsumer):
     gone = False
     #: The heartbeat's catch-up, waiting out ``BROADCAST_GRACE_SECONDS`` (``beat``).
     catching_up: asyncio.Task | None = None
-    #: This socket's place in its client address's count (``games.limits``).
-    counted: tuple[str, str] | None = None
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        #: The frame rate and the refused frames (the 4429 close).
-        self.limits = limits.FrameLimits("WS_TABLE_FRAMES_PER_SECOND")
 
     async def __call__(self, scope, receive, send):
         try:
-            await super().__call__(scope, limits.dropping(receive, self.limits), send)
+            await super().__call__(scope, receive, send)
         except Exception:
             # The channel layer failed under this socket (games/outages.py closes it):
-            # record the disconnect as for any closed socket ...
+            # record the disconnect as for any closed socket.
             await self.disconnect(None)
             raise
-        finally:
-            # ... and never leave a heartbeat behind to keep a gone socket's seat present.
-            heartbeat.leave(self)
-            limits.close_socket(self.counted)
-            self.counted = None
-            if self.catching_up is not None:
-                self.catching_up.cancel()
+
+    async def ended(self) -> None:
+        # Never leave a heartbeat behind to keep a gone socket's seat present.
+        heartbeat.leave(self)
+        if self.catching_up is not None:
+            self.catching_up.cancel()
 
     async def connect(self):
         self.actor = actor_from_scope(self.scope)

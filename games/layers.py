@@ -10,6 +10,9 @@ messages they receive as read-only (they store and redact states, never change t
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+
 from channels_redis.serializers import MsgPackSerializer, registry
 
 FORMAT = "msgpack-shared"
@@ -35,3 +38,27 @@ class SharedMsgPack(MsgPackSerializer):
 
 def register() -> None:
     registry.register_serializer(FORMAT, SharedMsgPack)
+
+
+async def forget_channel(layer, channel: str) -> None:
+    """Let go of a socket's own channel once its consumer has ended.
+
+    ``channels_redis.pubsub`` unsubscribes a consumer's channel (and drops its queue) only
+    when a ``receive`` on it is cancelled, which Channels does when the consumer ends while
+    waiting on it. A consumer that ends just after a message of its channel came in (its
+    socket closing as a room's change arrives, or a send failing while it handles one) has
+    no receive pending, and the subscription stayed in Redis and the queue in memory for
+    the life of the process. Here a receive is started and cancelled, which makes the
+    layer clean up; a no-op on other layers and for a channel already gone.
+    """
+    channels = getattr(layer, "channels", None)  # only the pubsub layer keeps this dict
+    if not isinstance(channels, dict) or channel not in channels:
+        return
+    queue = channels[channel]
+    while not queue.empty():  # messages nobody will read: a receive would return one
+        queue.get_nowait()
+    waiting = asyncio.ensure_future(layer.receive(channel))
+    await asyncio.sleep(0)  # let it start waiting on the channel's queue
+    waiting.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await waiting

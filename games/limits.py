@@ -24,7 +24,10 @@ import asyncio
 import time
 from collections import Counter
 
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+
+from games.layers import forget_channel
 
 #: The close code for a client that asked too much: too many refused frames on one socket,
 #: or too many sockets open from one address. WebSocket servers may only send 1000 or
@@ -146,3 +149,30 @@ class FrameLimits:
         if len(self.refused) > settings.WS_INVALID_FRAME_LIMIT:
             self.closed = True
         return self.closed
+
+
+class LimitedSocket(AsyncWebsocketConsumer):
+    """A socket held to these limits, its frames counted against the setting named
+    ``frame_rate``, its place in its address's count given back when it ends, and its own
+    channel let go of in the channel layer however it ends (``layers.forget_channel``)."""
+
+    frame_rate = "WS_TABLE_FRAMES_PER_SECOND"
+    #: This socket's place in its client address's count (``open_socket``).
+    counted: tuple[str, str] | None = None
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.limits = FrameLimits(self.frame_rate)
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, dropping(receive, self.limits), send)
+        finally:
+            close_socket(self.counted)
+            self.counted = None
+            await self.ended()
+            if getattr(self, "channel_layer", None) is not None and self.channel_name:
+                await forget_channel(self.channel_layer, self.channel_name)
+
+    async def ended(self) -> None:
+        """The consumer has ended, cleanly or not: what a subclass must still let go of."""

@@ -12,7 +12,6 @@ It only listens: every frame a client sends is refused. At most
 import json
 import logging
 
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -25,21 +24,9 @@ from games.workers import in_worker
 log = logging.getLogger(__name__)
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
-    #: This socket's place in its client address's count (``games.limits``).
-    counted: tuple[str, str] | None = None
+class LobbyConsumer(limits.LimitedSocket):
+    frame_rate = "WS_LOBBY_FRAMES_PER_SECOND"
     joined = False
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.limits = limits.FrameLimits("WS_LOBBY_FRAMES_PER_SECOND")
-
-    async def __call__(self, scope, receive, send):
-        try:
-            await super().__call__(scope, limits.dropping(receive, self.limits), send)
-        finally:
-            limits.close_socket(self.counted)
-            self.counted = None
 
     async def connect(self):
         counted = limits.open_socket("lobby", self.scope)

@@ -83,3 +83,44 @@ def test_sockets_leave_no_subscription_behind_however_they_end(servers, private_
 
     before, after = asyncio.run(scenario())
     assert after == before
+
+
+async def drain(ws) -> None:
+    try:
+        async for _ in ws:
+            pass
+    except ConnectionClosed:
+        pass
+
+
+def test_a_flooder_reconnecting_leaves_no_subscription_and_no_traceback(servers, private_redis):  # noqa: F811
+    room, (session, _) = friends_room(2, 2, rounds=1)
+    server = servers(
+        "flood",
+        env={
+            "REDIS_URL": private_redis.url,
+            "CHANNEL_LAYER": "pubsub",
+            "WS_FLOOD_COOLDOWN_SECONDS": "0",  # it may reconnect at once
+        },
+    )
+    watch = f"/ws/rooms/{room.code}/?t={room.watch_token}"
+
+    async def scenario():
+        stays = await table(server.port, room.code, session)
+        before = subscriptions(private_redis.url)
+        for _ in range(10):  # connections, each flooded as fast as it goes until cut off
+            flooder = await open_socket(server.port, watch)
+            reader = asyncio.ensure_future(drain(flooder))
+            try:
+                while True:
+                    await flooder.send("{")
+            except ConnectionClosed:
+                pass
+            await reader
+        after = await asyncio.to_thread(settled, private_redis.url, before)
+        await stays.close()
+        return before, after
+
+    before, after = asyncio.run(scenario())
+    assert after == before
+    assert "Traceback" not in server.log_path.read_text()
