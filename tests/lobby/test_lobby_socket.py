@@ -18,9 +18,8 @@ async def next_list(socket) -> list[dict]:
     return message["rooms"]
 
 
-async def test_lobby_follows_rooms_opening_filling_and_starting(make_user):
-    host = await database_sync_to_async(make_user)("hal")
-    guest = await database_sync_to_async(make_user)("gil")
+async def lobby_socket():
+    """A lobby socket, open, its first (empty) list read."""
     socket = WebsocketCommunicator(
         application,
         "/ws/lobby/",
@@ -28,6 +27,13 @@ async def test_lobby_follows_rooms_opening_filling_and_starting(make_user):
     )
     assert (await socket.connect())[0]
     assert await next_list(socket) == []
+    return socket
+
+
+async def test_lobby_follows_rooms_opening_filling_and_starting(make_user):
+    host = await database_sync_to_async(make_user)("hal")
+    guest = await database_sync_to_async(make_user)("gil")
+    socket = await lobby_socket()
 
     room = await database_sync_to_async(services.create_room)(
         actor=services.Actor(user_id=host.pk),
@@ -67,13 +73,7 @@ async def test_lobby_follows_rooms_opening_filling_and_starting(make_user):
 async def test_a_playing_listed_room_sends_the_lobby_nothing(make_user):
     host = await database_sync_to_async(make_user)("hal")
     actor = services.Actor(user_id=host.pk)
-    socket = WebsocketCommunicator(
-        application,
-        "/ws/lobby/",
-        headers=[(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")],
-    )
-    assert (await socket.connect())[0]
-    assert await next_list(socket) == []
+    socket = await lobby_socket()
 
     def open_room():
         return services.create_room(

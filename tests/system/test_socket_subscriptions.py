@@ -36,16 +36,15 @@ def settled(url: str, expected: int, timeout: float = 30) -> int:
     return count
 
 
-def test_sockets_leave_no_subscription_behind_however_they_end(servers, private_redis):  # noqa: F811
+def pubsub_server(servers, redis_url: str, cooldown: str):
+    """A room with a player, and a Daphne on the publish/subscribe layer."""
     room, (session, _) = friends_room(2, 2, rounds=1)
-    server = servers(
-        "subs",
-        env={
-            "REDIS_URL": private_redis.url,
-            "CHANNEL_LAYER": "pubsub",
-            "WS_FLOOD_COOLDOWN_SECONDS": "30",
-        },
-    )
+    env = {"REDIS_URL": redis_url, "CHANNEL_LAYER": "pubsub", "WS_FLOOD_COOLDOWN_SECONDS": cooldown}
+    return room, session, servers("pubsub", env=env)
+
+
+def test_sockets_leave_no_subscription_behind_however_they_end(servers, private_redis):  # noqa: F811
+    room, session, server = pubsub_server(servers, private_redis.url, cooldown="30")
     port = server.port
 
     async def one_of_each():
@@ -94,15 +93,8 @@ async def drain(ws) -> None:
 
 
 def test_a_flooder_reconnecting_leaves_no_subscription_and_no_traceback(servers, private_redis):  # noqa: F811
-    room, (session, _) = friends_room(2, 2, rounds=1)
-    server = servers(
-        "flood",
-        env={
-            "REDIS_URL": private_redis.url,
-            "CHANNEL_LAYER": "pubsub",
-            "WS_FLOOD_COOLDOWN_SECONDS": "0",  # it may reconnect at once
-        },
-    )
+    # No cooldown: the flooder may reconnect at once.
+    room, session, server = pubsub_server(servers, private_redis.url, cooldown="0")
     watch = f"/ws/rooms/{room.code}/?t={room.watch_token}"
 
     async def scenario():
