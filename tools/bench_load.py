@@ -365,6 +365,17 @@ class Table:
             self.seen[key] = count
 
 
+#: Each kind of client connects from a loopback block of its own (127.BLOCK.x.y), so that
+#: the site's limits per client address (docs/operations.md, "Limits") see each bot as one
+#: client, as on the internet, and not 800 sockets of one.
+ADDRESS_BLOCKS = {"player": 10, "spectator": 20, "lobby": 30, "healthz": 40, "flood": 66}
+
+
+def client_address(kind: str, n: int = 0) -> str:
+    """The loopback address the ``n``-th client of ``kind`` connects from."""
+    return f"127.{ADDRESS_BLOCKS[kind]}.{n // 250}.{n % 250 + 1}"
+
+
 class Bot:
     """One signed-in player's socket: it acts once per version, as a person would."""
 
@@ -378,6 +389,8 @@ class Bot:
         self.acted_on = -1
         self.keys: set = set()
         self.task: asyncio.Task | None = None
+        #: The loopback address it connects from (``client_address``).
+        self.address = "127.0.0.1"
 
     async def connect(self, url: str, origin: str, context) -> None:
         from websockets.asyncio.client import connect
@@ -391,6 +404,7 @@ class Bot:
             ping_interval=None,
             compression=None,
             max_size=2**20,
+            local_addr=(self.address, 0),
         )
         self.task = asyncio.get_running_loop().create_task(self.listen())
 
@@ -540,6 +554,7 @@ class Generator:
         async def one(number: int, bot: Bot) -> None:
             # Spread the sockets over the given addresses as a load balancer would.
             url = self.urls[number % len(self.urls)] + path.format(bot.table.name)
+            bot.address = client_address("player", number)
             async with gate:
                 try:
                     await bot.connect(url, self.origin, self.context)

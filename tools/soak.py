@@ -62,10 +62,10 @@ from tools import bench_load
 from tools.bench_engine import write_section
 from tools.bench_load import (
     SEATS,
-    Bot,
     CpuWindow,
     Generator,
     cleanup,
+    client_address,
     cpu_line,
     daphne_memory,
     layer_name,
@@ -410,14 +410,6 @@ async def drain(ws) -> int:
 #: Each client of the run comes from an address of its own in 127.0.0.0/8 (all of it is
 #: the loopback on Linux), as different people would: the limits per client address
 #: (docs/operations.md) then treat the flooder as one client and each player as another.
-ADDRESS_BLOCKS = {"player": 10, "spectator": 20, "lobby": 30, "healthz": 40, "flood": 66}
-
-
-def client_address(kind: str, n: int = 0) -> str:
-    """The loopback address the ``n``-th client of ``kind`` connects from."""
-    return f"127.{ADDRESS_BLOCKS[kind]}.{n // 250}.{n % 250 + 1}"
-
-
 async def open_socket(url: str, origin: str, address: str, **options):
     """A WebSocket to ``url`` from ``address``, as the page's script would open it."""
     from websockets.asyncio.client import connect
@@ -448,22 +440,6 @@ def http_get(url: str, address: str) -> int:
         return answer.status
     finally:
         connection.close()
-
-
-class AddressedBot(Bot):
-    """``tools.bench_load``'s bot, connecting from an address of its own."""
-
-    address = "127.0.0.1"
-
-    async def connect(self, url: str, origin: str, context) -> None:
-        self.ws = await open_socket(
-            url,
-            origin,
-            self.address,
-            additional_headers={"Cookie": f"sessionid={self.session}"},
-            open_timeout=60,
-        )
-        self.task = asyncio.get_running_loop().create_task(self.listen())
 
 
 class Visitors:
@@ -733,10 +709,6 @@ class Command(BaseCommand):
     async def run(self, opts, base, ws_base, rooms, watch, flood, duration, redis_url) -> dict:
         game = Generator([ws_base], base, echo=False, log=self.log)
         game.build(rooms)
-        for table in game.tables:
-            table.bots = [AddressedBot(table, i, bot.session) for i, bot in enumerate(table.bots)]
-        for n, bot in enumerate(b for t in game.tables for b in t.bots):
-            bot.address = client_address("player", n)
         took = await game.connect_all()
         players = len(rooms) * SEATS
         self.log(f"{players} players' sockets open in {took:.1f} s")
