@@ -11,7 +11,7 @@ behind all of them (the players' p99 went from tens of milliseconds to seconds).
 any queue): past ``WS_FRAMES_PER_SECOND_HARD`` in one second, far above anything an honest
 page sends (the table answers 20 a second), the socket is closed with 4429 and nothing
 more of it is read or queued (the connection is dropped when the close handshake times
-out, a second later). A socket the application
+out, ``LINGER_SECONDS`` later). A socket the application
 itself closes with 4429 is read no further either, instead of being read for that second
 while Daphne waits for the client's half of the close handshake.
 
@@ -32,6 +32,9 @@ log = logging.getLogger(__name__)
 
 #: The close code for a client that asked too much (``games.limits.TOO_MANY``).
 TOO_MANY = 4429
+#: How long a socket cut off is kept, unread, before its connection is dropped: long
+#: enough for a busy client to read the close frame (autobahn's default is a second).
+LINGER_SECONDS = 2
 
 
 def install() -> None:
@@ -74,6 +77,8 @@ def _guarded(base):
             super().serverSend(content, binary)
 
         def serverClose(self, code=None):
+            if code == TOO_MANY:
+                self.closeHandshakeTimeout = LINGER_SECONDS
             super().serverClose(code)
             if code == TOO_MANY:
                 self._cut_off(closed=True)
@@ -81,13 +86,14 @@ def _guarded(base):
         def _cut_off(self, closed: bool = False) -> None:
             """Send 4429 (unless the application just did) and read nothing more: the
             client's frames wait in the kernel, its writes soon block, and the close
-            handshake's timeout (a second) drops the connection. Not closed at once:
-            closing a socket with unread data resets it, and the client would lose the
-            close frame (and its code) with it."""
+            handshake's timeout (``LINGER_SECONDS``) drops the connection. Not closed at
+            once: closing a socket with unread data resets it, and a client that has not
+            read the close frame by then loses it (and its code) with the reset."""
             if self._cut:
                 return
             self._cut = True
             if not closed:
+                self.closeHandshakeTimeout = LINGER_SECONDS
                 self.sendClose(code=TOO_MANY)
             if self.transport is not None:
                 self.transport.pauseProducing()
