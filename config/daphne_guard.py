@@ -11,9 +11,9 @@ behind all of them (the players' p99 went from tens of milliseconds to seconds).
 any queue): past ``WS_FRAMES_PER_SECOND_HARD`` in one second, far above anything an honest
 page sends (the table answers 20 a second), the socket is closed with 4429 and nothing
 more of it is read or queued (the connection is dropped when the close handshake times
-out, ``LINGER_SECONDS`` later). A socket the application
-itself closes with 4429 is read no further either, instead of being read for that second
-while Daphne waits for the client's half of the close handshake.
+out, ``LINGER_SECONDS`` later). A socket the application itself closes with 4429 is read
+no further either, instead of being read while Daphne waits for the client's half of the
+close handshake.
 
 It also drops what the application sends to a socket that is closing or closed (the
 client went away a moment before the application heard of it), which Daphne turned into
