@@ -26,13 +26,18 @@ async def test_a_stuck_computer_move_in_one_room_holds_up_no_other_rooms_socket(
     monkeypatch.setattr(services, "computer_turn", slow_in_room_a)
     a, b = await Player.guest("g-a"), await Player.guest("g-b")
     room_a = await database_sync_to_async(services.create_room)(
-        actor=a.actor, name="Ann", variant="babanuki", seat_count=3, mode="computer"
+        actor=a.actor,
+        name="Ann",
+        variant="babanuki",
+        seat_count=3,
+        mode="computer",
+        first_dealer=0,  # seat 0 deals, seat 1 (a computer) draws first
     )
     room_b = await database_sync_to_async(services.create_room)(
         actor=b.actor, name="Bob", variant="babanuki", seat_count=2, mode="friends"
     )
     try:
-        # Seat 1, a computer, draws first in room A: its move is now stuck in a thread.
+        # Seat 1 draws first in room A: its move is now stuck in a thread.
         await a.connect(room_a.code)
         assert await asyncio.to_thread(stuck.wait, 30)
         # Room B's socket opens, reads its snapshot and is answered all the same.
