@@ -4,19 +4,17 @@ pages-*) and checked for what a visitor would notice: nothing missing (no 404, t
 favicon included), a compact header with the current page marked, the language menu in
 each language's own words, disabled buttons that look disabled, and no serious axe issue."""
 
-import threading
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
 from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import selectors, services
 from games.models import Room
 from telemetry.models import Event
-from tests.browser.conftest import needs_browser, shot, sign_up
+from tests.browser.conftest import in_a_thread, needs_browser, shot, sign_up
 from tests.browser.test_accessibility import serious
 from tests.support import needs_services
 
@@ -41,27 +39,6 @@ COMPARE_BUTTONS = """() => {
   box.remove();
   return {primary: [p, pd], secondary: [s, sd]};
 }"""
-
-
-def in_a_thread(work):
-    """Runs ``work`` in a thread of its own: the services broadcast through async_to_sync,
-    which refuses the thread where Playwright's event loop runs."""
-    result, errors = [], []
-
-    def run():
-        try:
-            result.append(work())
-        except Exception as exc:  # re-raised in the test's thread
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if errors:
-        raise errors[0]
-    return result[0]
 
 
 def play_out(room: Room, actor) -> None:
