@@ -121,10 +121,10 @@ def test_eight_seats_fit_in_other_languages(site, new_page, locale):
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 360, "height": 740}
 GAMES = {
-    # locale: (variant, how long the match runs). One match of two rounds shows the
+    # locale: (variant, how long the match runs). One match of several rounds shows the
     # screen between rounds; the other languages end after one round, to keep the suite
     # short (their round-over screen is then also the match's end).
-    "en-US": ("babanuki", {"rounds": "2"}),
+    "en-US": ("babanuki", {"rounds": "3"}),
     "ja-JP": ("jijinuki", {"rounds": "1"}),
     "zh-CN": ("old_maid", {"strike_limit": "1"}),
 }

@@ -134,8 +134,10 @@ def check_page(page, name, size, scheme, locale, missing):
     shot(page, f"pages-{name}-{size}-{scheme}-{locale}")
 
 
+# Each size apart: the tours then spread over the test workers.
+@pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("locale", ["en-US", "ja-JP", "zh-CN"])
-def test_every_page_looks_designed(site, new_page, world, locale):
+def test_every_page_looks_designed(site, new_page, world, locale, size):
     pages = {
         "lobby": "/",
         "new-game": "/new/",
@@ -146,46 +148,46 @@ def test_every_page_looks_designed(site, new_page, world, locale):
     }
     visitor_pages = {"log-in": "/accounts/login/", "sign-up": "/accounts/signup/"}
     marked = {"lobby", "new-game", "profile", "rules", "dashboard", "log-in", "sign-up"}
-    for size, (width, height) in SIZES.items():
-        for scheme in SCHEMES:
-            options = {
-                "locale": locale,
-                "viewport": {"width": width, "height": height},
-                "color_scheme": scheme,
-            }
-            for state, chosen in ((world["state"], pages), (None, visitor_pages)):
-                page = new_page(storage_state=state, **options)
-                missing: list[str] = []
-                page.on("response", lambda r, m=missing: r.status == 404 and m.append(r.url))
-                for name, path in chosen.items():
-                    response = page.goto(path if path.startswith("http") else site + path)
-                    assert response.status == 200, (name, response.status)
-                    if name in marked:
-                        expect(page.locator(".site-header [aria-current=page]")).to_have_count(1)
-                    check_page(page, name, size, scheme, locale, missing)
-                # The favicon browsers ask for by themselves is there too.
-                favicon = page.request.get(f"{site}/favicon.ico")
-                assert favicon.status == 200 and favicon.headers["content-type"] in (
-                    "image/x-icon",
-                    "image/vnd.microsoft.icon",
-                )
+    width, height = SIZES[size]
+    for scheme in SCHEMES:
+        options = {
+            "locale": locale,
+            "viewport": {"width": width, "height": height},
+            "color_scheme": scheme,
+        }
+        for state, chosen in ((world["state"], pages), (None, visitor_pages)):
+            page = new_page(storage_state=state, **options)
+            missing: list[str] = []
+            page.on("response", lambda r, m=missing: r.status == 404 and m.append(r.url))
+            for name, path in chosen.items():
+                response = page.goto(path if path.startswith("http") else site + path)
+                assert response.status == 200, (name, response.status)
+                if name in marked:
+                    expect(page.locator(".site-header [aria-current=page]")).to_have_count(1)
+                check_page(page, name, size, scheme, locale, missing)
+            # The favicon browsers ask for by themselves is there too.
+            favicon = page.request.get(f"{site}/favicon.ico")
+            assert favicon.status == 200 and favicon.headers["content-type"] in (
+                "image/x-icon",
+                "image/vnd.microsoft.icon",
+            )
 
-            if size == "phone":
-                # The header's menu opens over the page and holds the nav and the languages.
-                page = new_page(storage_state=world["state"], **options)
-                page.goto(site + "/")
-                menu = page.locator("#site-menu")
-                expect(menu).to_be_hidden()
-                page.locator(".menu-button").click()
-                expect(menu).to_be_visible()
-                expect(page.locator(".menu-button")).to_have_attribute("aria-expanded", "true")
-                expect(menu.locator("#language-select")).to_be_visible()
-                expect(menu.get_by_role("link", name="pat")).to_be_visible()
-                assert page.locator(".site-header").bounding_box()["height"] <= 56
-                assert serious(page) == []
-                shot(page, f"pages-menu-{size}-{scheme}-{locale}")
-                page.keyboard.press("Escape")
-                expect(menu).to_be_hidden()
+        if size == "phone":
+            # The header's menu opens over the page and holds the nav and the languages.
+            page = new_page(storage_state=world["state"], **options)
+            page.goto(site + "/")
+            menu = page.locator("#site-menu")
+            expect(menu).to_be_hidden()
+            page.locator(".menu-button").click()
+            expect(menu).to_be_visible()
+            expect(page.locator(".menu-button")).to_have_attribute("aria-expanded", "true")
+            expect(menu.locator("#language-select")).to_be_visible()
+            expect(menu.get_by_role("link", name="pat")).to_be_visible()
+            assert page.locator(".site-header").bounding_box()["height"] <= 56
+            assert serious(page) == []
+            shot(page, f"pages-menu-{size}-{scheme}-{locale}")
+            page.keyboard.press("Escape")
+            expect(menu).to_be_hidden()
 
 
 def test_the_language_menu_switches_and_keeps_the_page(site, new_page):
