@@ -6,7 +6,10 @@ Who opens or joins a room may be named by an ``Actor``, a user (their account) o
 test ``Player`` (its actor). A room is babanuki for two unless a test says otherwise;
 every other rule is the services' own default unless given (``rounds=1``, ...)."""
 
+from __future__ import annotations
+
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
 
@@ -14,7 +17,9 @@ from games import selectors, services
 from games.engine import get_variant
 from games.engine.variants import POINTS
 from games.models import Room
-from tests.games.conftest import Player, make_session, make_user
+
+if TYPE_CHECKING:  # the socket helpers' players; the factories need none of it
+    from tests.games.conftest import Player
 
 
 def actor_of(who) -> services.Actor:
@@ -88,6 +93,8 @@ def play_out_versus_computer(room: Room, who) -> None:
 def signed_in_friends_room(seats: int, humans: int, **rules) -> tuple[Room, list[str]]:
     """A started friends room of babanuki: ``humans`` signed-in players (player0, the
     host, player1, ...) and computers in the rest; and each player's session key."""
+    from tests.games.conftest import make_session, make_user
+
     users = [make_user(f"player{i}") for i in range(humans)]
     joined = {f"player{i}": user for i, user in enumerate(users[1:], start=1)}
     room = friends_room(users[0], joined, seats=seats, start=True, fill=True, **rules)
@@ -99,6 +106,8 @@ def signed_in_friends_room(seats: int, humans: int, **rules) -> tuple[Room, list
 
 async def signed_in(*names: str) -> list[Player]:
     """A signed-in player (a new account) for each of ``names``."""
+    from tests.games.conftest import Player
+
     return [await Player.user(name) for name in names]
 
 
