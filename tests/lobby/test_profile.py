@@ -9,26 +9,20 @@ from datetime import UTC, datetime
 import pytest
 from django.utils import timezone, translation
 
-from games import selectors, services
+from games import selectors
 from games.models import Match, Room, Seat
 from lobby.profile import places_text, win_rate
+from tests.rooms import open_room
 
 pytestmark = pytest.mark.django_db
 
 DAY = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
 
-def room_for(user, variant="babanuki", seats=3, mode="computer", **rules):
-    if variant in ("babanuki", "jijinuki"):
-        rules.setdefault("rounds", 3)
-    return services.create_room(
-        actor=services.Actor(user_id=user.pk),
-        name=user.username,
-        variant=variant,
-        seat_count=seats,
-        mode=mode,
-        **rules,
-    )
+def room_for(user, variant="babanuki", seats=3, mode=Room.Mode.COMPUTER, **rules):
+    """A room of ``user``'s, for three versus the computer unless told otherwise (points
+    games: three rounds, the default)."""
+    return open_room(user, mode, variant=variant, seats=seats, **rules)
 
 
 def record(room, rounds, winners=None, finished=True, how=None):

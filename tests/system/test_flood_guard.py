@@ -8,8 +8,8 @@ import json
 
 import pytest
 
+from tests.rooms import signed_in_friends_room
 from tests.support import needs_services
-from tests.system.test_processes import friends_room
 from tests.system.test_socket_limits import answers, assert_clean_log, close_code, table
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
@@ -19,7 +19,7 @@ LENIENT = {"WS_INVALID_FRAME_LIMIT": "1000000", "WS_FRAMES_PER_SECOND_HARD": "20
 
 
 def test_two_hundred_frames_in_a_burst_are_all_answered(servers):
-    room, (session, _) = friends_room(2, 2, rounds=1)
+    room, (session, _) = signed_in_friends_room(2, 2, rounds=1)
     server = servers("burst", env=LENIENT)
 
     async def scenario():
@@ -37,7 +37,7 @@ def test_two_hundred_frames_in_a_burst_are_all_answered(servers):
 
 
 def test_a_flood_is_closed_with_4429_and_read_no_further_while_a_player_plays_on(servers):
-    room, (flooder, player) = friends_room(2, 2, rounds=1)
+    room, (flooder, player) = signed_in_friends_room(2, 2, rounds=1)
     # A lower limit than the site's, so that even a server slowed by a busy machine reads
     # the flood faster than it.
     server = servers("guard", env={**LENIENT, "WS_FRAMES_PER_SECOND_HARD": "50"})

@@ -10,8 +10,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from tests.rooms import signed_in_friends_room
 from tests.support import needs_services
-from tests.system.test_processes import friends_room
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
 
@@ -81,7 +81,7 @@ async def still_open(ws) -> bool:
 
 
 def test_the_31st_refused_frame_closes_with_4429_and_the_30th_does_not(servers):
-    room, (session, _) = friends_room(2, 2, rounds=1)
+    room, (session, _) = signed_in_friends_room(2, 2, rounds=1)
     server = servers("flood")
 
     async def scenario():
@@ -96,7 +96,7 @@ def test_the_31st_refused_frame_closes_with_4429_and_the_30th_does_not(servers):
 
 
 def test_refused_frames_spread_beyond_the_window_do_not_close(servers):
-    room, (session, _) = friends_room(2, 2, rounds=1)
+    room, (session, _) = signed_in_friends_room(2, 2, rounds=1)
     window = 2.0
     server = servers("window", env={"WS_INVALID_WINDOW_SECONDS": str(window)})
 
@@ -116,7 +116,7 @@ def test_refused_frames_spread_beyond_the_window_do_not_close(servers):
 
 
 def test_the_doors_close_codes_reach_the_client(servers):
-    room, (session, _) = friends_room(2, 2, rounds=1)
+    room, (session, _) = signed_in_friends_room(2, 2, rounds=1)
     server = servers("doors")
     port = server.port
 
@@ -155,7 +155,7 @@ def test_the_doors_close_codes_reach_the_client(servers):
 
 
 def test_the_21st_frame_in_a_second_is_rate_limited_and_the_20th_is_answered(servers):
-    room, (session, _) = friends_room(2, 2, rounds=1)
+    room, (session, _) = signed_in_friends_room(2, 2, rounds=1)
     server = servers("rate")
 
     async def scenario():
@@ -180,7 +180,7 @@ def padded_ping(ref: str, size: int) -> str:
 
 
 def test_frames_are_measured_in_utf8_bytes_at_2048_and_unread_past_64_kb(servers):
-    room, (session, _) = friends_room(2, 2, rounds=1)
+    room, (session, _) = signed_in_friends_room(2, 2, rounds=1)
     server = servers("sizes")
     wide = "あ" * 10  # 30 bytes in 10 characters
 
@@ -205,7 +205,7 @@ def test_frames_are_measured_in_utf8_bytes_at_2048_and_unread_past_64_kb(servers
 
 
 def test_one_address_opens_at_most_the_limit_of_sockets_of_each_kind(servers):
-    room, (session, _) = friends_room(2, 2, rounds=1)
+    room, (session, _) = signed_in_friends_room(2, 2, rounds=1)
     limit = 3
     server = servers("crowd", env={"WS_SOCKETS_PER_CLIENT": str(limit)}, args=["--proxy-headers"])
     port, family, other = server.port, {"X-Forwarded-For": "203.0.113.5"}, "198.51.100.7"
@@ -263,7 +263,7 @@ def test_a_flooding_lobby_socket_is_rate_limited_then_closed_with_4429(servers):
 
 
 def test_an_address_closed_for_flooding_opens_no_socket_until_its_cooldown_ends(servers):
-    room, (session, _) = friends_room(2, 2, rounds=1)
+    room, (session, _) = signed_in_friends_room(2, 2, rounds=1)
     # Longer than the close takes to reach the client: a socket closed for flooding is
     # read no further, so the client's close handshake ends only when the server drops
     # the connection (LINGER_SECONDS, 2 s) or later on a loaded machine.
