@@ -10,7 +10,7 @@ import tomllib
 
 from tests.support import ROOT
 
-PRODUCT = ("config", "games", "lobby", "telemetry")
+PRODUCT = ("config", "figures", "games", "lobby", "telemetry")
 
 
 def run(*args: str, **env: str) -> subprocess.CompletedProcess:

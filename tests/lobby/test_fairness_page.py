@@ -50,7 +50,7 @@ def test_the_figures_are_the_measured_ones(client):
     row = data[("babanuki", 4)]
     block = html.split('id="fair-babanuki-4"', 1)[1].split("</details>", 1)[0]
     for rate in row["fair"]["lose_rate"]:
-        assert f"{rate * 100:.1f}%" in block
+        assert f"{rate * 100:.1f}\xa0%" in block
     assert "14-13-13-13" in block and f"{row['fair']['spread'] * 100:.1f}" in block
     outside = data[("babanuki", 5)]["outside_best"]
     assert "-".join(map(str, outside["counts"])) in html
