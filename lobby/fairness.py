@@ -1,5 +1,5 @@
 """The fairness page: the measured figures (games/fairness_data.json, written by
-``manage.py fairness_tables --search``) turned into charts and tables in the reader's
+``python -m tools.fairness --search``) turned into charts and tables in the reader's
 language. Nothing is simulated when a page is served."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from figures import charts
 from figures.numbers import percent, percentage_points
 from games import fairness_data
 from games.engine import VARIANTS, deal_start_offset, dealt_counts
-from games.fairness_report import fairer_than
+from games.fairness_data import fairer_than
 from games.labels import VARIANT_NAMES
 
 
