@@ -86,11 +86,11 @@ def test_a_hand_counted_record(make_user, client):
     client.force_login(me)
     page = client.get("/accounts/profile/").content.decode()
     baba_card = page.split('id="record-babanuki"')[1].split("</section>")[0]
-    assert figure("50 %", "Win rate") in baba_card
+    assert figure("50\xa0%", "Win rate") in baba_card
     assert figure("2", "Times left holding the odd card") in baba_card
     assert "<li>1st: 4 times</li><li>2nd: 1 time</li><li>3rd: 2 times</li>" in baba_card
     maid_card = page.split('id="record-old_maid"')[1].split("</section>")[0]
-    assert figure("33.3 %", "Win rate") in maid_card
+    assert figure("33.3\xa0%", "Win rate") in maid_card
     assert "Places" not in maid_card  # loser-only games keep no places
     assert "Places (1st, 2nd" not in page and "1: 1" not in page
     rows = re.findall(r'<li class="outcome-(\w+)">(.*?)</li>', page, re.S)
@@ -127,12 +127,12 @@ def test_the_record_reads_in_japanese_and_chinese(make_user, client, language, d
 @translation.override("en")
 def test_win_rates_are_rounded_to_one_decimal_at_most():
     assert [win_rate(x) for x in (2 / 3, 1 / 2, 7 / 9, 1 / 8, 1.0, 0.0, None)] == [
-        "66.7 %",
-        "50 %",
-        "77.8 %",
-        "12.5 %",
-        "100 %",
-        "0 %",
+        "66.7\xa0%",
+        "50\xa0%",
+        "77.8\xa0%",
+        "12.5\xa0%",
+        "100\xa0%",
+        "0\xa0%",
         "–",
     ]
 
