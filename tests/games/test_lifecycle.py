@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from games import driver, schedule, selectors, services
+from games.engine.seats import played_by_computer
 from games.engine.view import view_for
 from games.models import Draw, Match, Presence, Room, Seat, Watcher
 from games.state import room_state
@@ -123,7 +124,7 @@ def owe_a_computer_turn(room_id: int, actor) -> None:
     """With no driver running, leave the room at a computer's turn: the computers may
     already have drawn back round to the human (a busy machine decides how far they got)."""
     state = room_state(Room.objects.get(pk=room_id))
-    if not schedule.played_by_computer(state["seats"][state["round"]["state"]["drawer"]]):
+    if not played_by_computer(state["seats"][state["round"]["state"]["drawer"]]):
         services.draw(room_id=room_id, actor=actor, position=0, at=ply(view_for(state), "draw"))
     assert schedule.next_due(room_state(Room.objects.get(pk=room_id))).kind == "computer_turn"
 

@@ -5,8 +5,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games import selectors, services
+from games.engine.seats import played_by_computer
 from games.models import Match, Seat
-from games.schedule import played_by_computer
 from tests.rooms import friends_room
 
 pytestmark = pytest.mark.django_db

@@ -43,10 +43,14 @@ def truth(room):
 
 def seat_owners(room, sockets) -> dict:
     seats = list(Seat.objects.filter(room=room))
-    return {
-        socket: {s.index for s in seats if socket.actor.controls(s) and not s.left}
-        for socket in sockets
-    }
+    return {socket: {s.index for s in seats if holder(socket.actor, s)} for socket in sockets}
+
+
+def holder(actor, seat) -> bool:
+    """The seat's holder, from its row alone (not the product's rule): the same user, or
+    the same guest browser, and not left."""
+    same_user = actor.user_id is not None and seat.user_id == actor.user_id
+    return not seat.left and (same_user or (bool(actor.guest) and seat.guest == actor.guest))
 
 
 def faces_in(message: dict) -> str:
