@@ -34,6 +34,27 @@ async def first_message_or_close(ws) -> str | int:
         return closed.rcvd.code if closed.rcvd else None
 
 
+async def door(port, path, session="", headers=None, timeout: float = 60) -> int | str:
+    """What a new socket meets: the HTTP status of a refused handshake, the close code of
+    a socket closed before its first message, or that message's type. A socket neither
+    opened nor refused within ``timeout`` fails the test."""
+
+    async def attempt():
+        try:
+            ws = await open_socket(port, path, session, headers=headers)
+        except InvalidStatus as refused:
+            return refused.response.status_code
+        try:
+            return await first_message_or_close(ws)
+        finally:
+            await ws.close()
+
+    try:
+        return await asyncio.wait_for(attempt(), timeout)
+    except TimeoutError:
+        raise AssertionError(f"{path}: neither opened nor refused within {timeout} s") from None
+
+
 async def table(port, code, session) -> object:
     ws = await open_socket(port, f"/ws/rooms/{code}/", session)
     assert json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] == "state"
@@ -275,11 +296,7 @@ def test_an_address_closed_for_flooding_opens_no_socket_until_its_cooldown_ends(
     path = f"/ws/rooms/{room.code}/"
 
     async def handshake(headers) -> int | str:
-        try:
-            ws = await open_socket(port, path, session, headers=headers)
-        except InvalidStatus as refused:
-            return refused.response.status_code
-        return await first_message_or_close(ws)
+        return await door(port, path, session, headers)
 
     async def scenario():
         ws = await open_socket(port, path, session, headers=flooder)
