@@ -82,7 +82,7 @@ def test_a_flood_is_closed_with_4429_and_read_no_further_while_a_player_plays_on
     room, (flooder, player) = friends_room(2, 2, rounds=1)
     # A lower limit than the site's, so that even a server slowed by a busy machine reads
     # the flood faster than it.
-    server = servers("guard", env={**LENIENT, "WS_FRAMES_PER_SECOND_HARD": "200"})
+    server = servers("guard", env={**LENIENT, "WS_FRAMES_PER_SECOND_HARD": "50"})
 
     async def scenario():
         ws = await table(server.port, room.code, flooder)
