@@ -3,7 +3,6 @@ move it answers, so presence never makes it stale; refusals cost no database rea
 
 import asyncio
 import json
-import statistics
 
 import pytest
 from channels.db import database_sync_to_async
@@ -111,20 +110,7 @@ async def test_refusals_and_sync_cost_no_database_read(monkeypatch):
     assert hops.calls == 0
 
 
-async def ping_times(player, count: int) -> list[float]:
-    """Round trips of ``count`` pings on ``player``'s socket, in seconds."""
-    loop = asyncio.get_running_loop()
-    times = []
-    for n in range(count):
-        started = loop.time()
-        await player.send(type="ping", ref=f"t{n}")
-        while (await player.receive(timeout=10)).get("ref") != f"t{n}":
-            pass
-        times.append(loop.time() - started)
-    return times
-
-
-async def test_a_flood_of_bad_frames_costs_no_database_work_and_others_keep_their_latency(
+async def test_a_flood_of_bad_frames_costs_no_database_work_and_others_are_answered_during_it(
     monkeypatch,
 ):
     room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
@@ -132,21 +118,23 @@ async def test_a_flood_of_bad_frames_costs_no_database_work_and_others_keep_thei
     await flooder.connect(room.code, token=room.watch_token)
     hops = CountingHops()
     monkeypatch.setattr(consumers, "in_worker", hops)
-    quiet = await ping_times(host, 20)
     with override_settings(WS_INVALID_FRAME_LIMIT=10**6):
         for _ in range(500):
             await flooder.socket.send_to(text_data="{bad")
-        during = await ping_times(host, 20)
+        for n in range(10):  # fewer than the rate allows in a second
+            await host.send(type="ping", ref=f"t{n}")
+            while (await host.receive(timeout=10)).get("ref") != f"t{n}":
+                pass
+        # The flooder's frames its socket has not read yet: the host's pings were not
+        # queued behind the flood, they were answered while it was being read.
+        unread = flooder.socket.input_queue.qsize()
         await flooder.drain()
+    assert unread > 0
     # The flood reached no database, so it could not hold up the process's database
     # thread, which every other socket's actions need.
     assert hops.calls == 0
     errors = [m for m in flooder.messages if m["type"] == "error"]
     assert len(errors) >= 500 and {e["code"] for e in errors} <= {"malformed", "rate_limited"}
-    print(
-        f"host ping: median {statistics.median(quiet) * 1000:.1f} ms quiet, "
-        f"{statistics.median(during) * 1000:.1f} ms during a 500-frame flood"
-    )
 
 
 async def test_a_socket_that_keeps_sending_garbage_is_closed_and_others_play_on():

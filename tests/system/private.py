@@ -153,6 +153,31 @@ class PrivatePostgres:
             return
         self._run(_postgres_bin("pg_ctl"), "stop", "-D", self.data, "-m", mode, "-w", "-t", "120")
 
+    def running(self) -> bool:
+        """Whether the cluster's postmaster runs (``pg_ctl status``)."""
+        result = subprocess.run(
+            [*self.as_user, _postgres_bin("pg_ctl"), "status", "-D", self.data],
+            capture_output=True,
+            timeout=60,
+        )
+        return result.returncode == 0
+
+    def answers(self, timeout: float = 120) -> None:
+        """Until a new connection runs ``SELECT 1`` (a cluster still recovering from a
+        crash refuses connections for a while); RuntimeError past ``timeout``."""
+        import psycopg
+
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with psycopg.connect(self.url, connect_timeout=5) as connection:
+                    connection.execute("SELECT 1")
+                return
+            except psycopg.OperationalError as error:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"PostgreSQL did not answer within {timeout} s") from error
+                time.sleep(0.1)
+
     def close(self) -> None:
         try:
             self.stop("immediate")
