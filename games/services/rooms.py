@@ -153,15 +153,26 @@ def join_refusal(room: Room, seats: list[Seat]) -> ActionError | None:
     return None
 
 
+def _require_host_before_start(room: Room, actor: Actor, *, not_host: str, started: str) -> None:
+    """What the host's moves before the start check first, each refusal in the words of
+    the move: the actor is the host, and the match has not started."""
+    if not actor.owns(room):
+        raise ActionError("not_host", not_host)
+    if room.status != Room.Status.WAITING:
+        raise ActionError("already_started", started)
+
+
 def remove_player(*, room_id: int, actor: Actor, seat_index: int) -> None:
     """The host frees a waiting player's seat before the start. The player's open sockets
     get the spectator's view from the next state on."""
     with changing(room_id) as change:
         room = change.room
-        if not actor.owns(room):
-            raise ActionError("not_host", _("Only the host may remove a player."))
-        if room.status != Room.Status.WAITING:
-            raise ActionError("already_started", _("Players can only be removed before the start."))
+        _require_host_before_start(
+            room,
+            actor,
+            not_host=_("Only the host may remove a player."),
+            started=_("Players can only be removed before the start."),
+        )
         seat = room.seats.filter(index=seat_index).first()
         if seat is None or seat.index == 0 or seat.is_empty:
             raise ActionError("not_allowed", _("There is no waiting player in that seat."))
@@ -176,10 +187,12 @@ def start_match(*, room_id: int, actor: Actor, fill_with_computers: bool = False
     """The host starts a waiting friends room, filling empty seats with computers if asked."""
     with changing(room_id) as change:
         room = change.room
-        if not actor.owns(room):
-            raise ActionError("not_host", _("Only the host may start the match."))
-        if room.status != Room.Status.WAITING:
-            raise ActionError("already_started", _("The match has already started."))
+        _require_host_before_start(
+            room,
+            actor,
+            not_host=_("Only the host may start the match."),
+            started=_("The match has already started."),
+        )
         empty = [s for s in room.seats.all() if s.is_empty]
         if empty and not fill_with_computers:
             raise ActionError(
