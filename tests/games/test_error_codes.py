@@ -11,6 +11,7 @@ from games import services
 from games.errors import ActionError
 from games.models import Room
 from tests.games.conftest import Player, my_turn
+from tests.rooms import friends_room
 from tests.support import ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -119,14 +120,7 @@ def test_joining_a_room_with_no_free_seat_is_refused_with_room_full(django_user_
         django_user_model.objects.create_user(username=n, password="a-long-password-1")
         for n in ("host", "friend", "late")
     )
-    room = services.create_room(
-        actor=services.Actor(user_id=host.pk),
-        name="Host",
-        variant="babanuki",
-        seat_count=2,
-        mode="friends",
-    )
-    services.join_room(room_id=room.pk, actor=services.Actor(user_id=friend.pk), name="Friend")
+    room = friends_room(host, {"Friend": friend}, name="Host")
     version = Room.objects.get(pk=room.pk).version
     with pytest.raises(ActionError) as refusal:
         services.join_room(room_id=room.pk, actor=services.Actor(user_id=late.pk), name="Late")

@@ -10,6 +10,7 @@ from games.engine.view import view_for
 from games.errors import ActionError
 from games.identity import Actor
 from games.refusals import refusal
+from tests import rooms
 from tests.support import ply
 
 pytestmark = pytest.mark.django_db
@@ -28,21 +29,11 @@ SERVICES = {
 
 
 def friends_room(seats: int, *, start: bool = True):
+    """A friends room of ``seats`` signed-in players (p0 hosts), started unless not."""
     users = [get_user_model().objects.create_user(f"p{i}") for i in range(seats)]
-    actors = [Actor(user_id=u.pk) for u in users]
-    room = services.create_room(
-        actor=actors[0],
-        name="p0",
-        variant="babanuki",
-        seat_count=seats,
-        mode="friends",
-        rounds=3,
-    )
-    for i, actor in enumerate(actors[1:], start=1):
-        services.join_room(room_id=room.pk, actor=actor, name=f"p{i}")
-    if start:
-        services.start_match(room_id=room.pk, actor=actors[0])
-    return room, actors
+    joined = {f"p{i}": user for i, user in enumerate(users[1:], start=1)}
+    room = rooms.friends_room(users[0], joined, name="p0", seats=seats, rounds=3, start=start)
+    return room, [Actor(user_id=u.pk) for u in users]
 
 
 def service_refusal(room, actor, action) -> ActionError | None:
