@@ -1,20 +1,12 @@
-"""The measured fairness figures (games/fairness_data.json, written by
-``manage.py fairness_tables --search``), read once per process for the fairness page."""
+"""The measured fairness figures (games/fairness_data.json), read once per process for the
+fairness page. They are measured beforehand, never per request, by the research tools
+(``python -m tools.fairness --search``, development only), which write this file."""
 
 import json
 from functools import lru_cache
 from pathlib import Path
 
 DATA_PATH = Path(__file__).resolve().parent / "fairness_data.json"
-
-
-def dumps(payload: dict) -> str:
-    """The data file's text: one line per variant and table size, so that a re-measured
-    row shows as one changed line."""
-    head = {k: v for k, v in payload.items() if k != "rows"}
-    rows = ",\n".join(json.dumps(row, separators=(",", ":")) for row in payload["rows"])
-    return json.dumps(head)[:-1] + ', "rows": [\n' + rows + "\n]}\n"
-
 
 EMPTY = {"rounds": {"screen": 0, "candidate": 0, "final": 0}, "rows": []}
 
@@ -25,3 +17,9 @@ def load() -> dict:
     if not DATA_PATH.exists():
         return EMPTY
     return json.loads(DATA_PATH.read_text())
+
+
+def fairer_than(a: dict, b: dict) -> bool:
+    """Deal ``a``'s spread is meaningfully smaller than ``b``'s: their 95% intervals
+    (``spread_95``) do not meet."""
+    return a["spread_95"][1] < b["spread_95"][0]

@@ -4,7 +4,7 @@ the session, so a guest keeps their seats while the browser session lasts)."""
 import secrets
 from dataclasses import dataclass
 
-from games.engine.view import holds
+from games.engine.seats import holds, plays
 
 GUEST_KEY = "guest_id"
 
@@ -16,13 +16,33 @@ class Actor:
     user_id: int | None = None
     guest: str = ""
 
-    def controls(self, seat) -> bool:
-        """Whether this actor holds ``seat`` (a ``Seat`` row)."""
-        return holds(self.user_id, self.guest, seat.user_id, seat.guest)
+    def plays(self, seat, *, including_left: bool = False) -> bool:
+        """Whether this actor plays ``seat`` (a ``Seat`` row): holds it and has not left
+        the match, or, ``including_left``, holds it at all (``games.engine.seats.plays``)."""
+        return plays(self, seat.user_id, seat.guest, seat.left, including_left=including_left)
+
+    def seats_in(self, seats, *, including_left: bool = False) -> list:
+        """The seats among ``seats`` (``Seat`` rows) this actor plays (``plays``)."""
+        return [s for s in seats if self.plays(s, including_left=including_left)]
+
+    def seats_query(self, *, including_left: bool = False, through: str = ""):
+        """``plays`` as a query: a ``Q`` for the ``Seat`` rows this actor plays (through
+        ``through``, such as ``"seats__"`` from ``Room``), or None for nobody's actor."""
+        from django.db.models import Q
+
+        held = []
+        if self.user_id is not None:
+            held.append(Q(**{f"{through}user_id": self.user_id}))
+        if self.guest:
+            held.append(Q(**{f"{through}guest": self.guest}))
+        if not held:
+            return None
+        query = held[0] if len(held) == 1 else held[0] | held[1]
+        return query if including_left else query & Q(**{f"{through}left": False})
 
     def owns(self, room) -> bool:
         """Whether this actor is ``room``'s host."""
-        return holds(self.user_id, self.guest, room.host_id, room.host_guest)
+        return holds(self, room.host_id, room.host_guest)
 
 
 def guest_id(request) -> str:

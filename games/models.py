@@ -12,6 +12,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import LEVELS
+from games.engine import seats as seat_rules
 from games.labels import LEVEL_NAMES, VARIANT_NAMES, computer_name
 
 #: Seat colours clockwise from seat 0, each with a letter so colour is never alone.
@@ -121,8 +122,15 @@ class Seat(models.Model):
         return not (self.is_computer or self.user_id or self.guest)
 
     @property
+    def kind(self) -> str:
+        """``"computer"``, ``"empty"`` or ``"human"``: the seat's kind in a room's state."""
+        return "computer" if self.is_computer else ("empty" if self.is_empty else "human")
+
+    @property
     def played_by_computer(self) -> bool:
-        return self.is_computer or self.covered or self.left
+        """Whether the computer plays this seat now (``games.engine.seats``)."""
+        facts = {"kind": self.kind, "covered": self.covered, "left": self.left}
+        return seat_rules.played_by_computer(facts)
 
 
 class Presence(models.Model):

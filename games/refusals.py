@@ -1,11 +1,14 @@
-"""The refusals a room's full state decides on its own: pure, no database.
+"""Why a player's action is refused: each refusal's code and message in one place, and
+the order each action checks them in, as pure functions of plain facts (no database).
 
-``refusal(state, actor, action)`` answers, from a room's full state
-(``games.state.room_state``), the refusal the service would answer for ``action``, with
-the same code and message, checked in the same order, or ``None`` when the state alone
-cannot tell (the service then decides, under the room's lock). The table socket keeps the
-latest state it was sent, so a spectator's draw, an out-of-turn draw, a draw for a move
-already made, a ``next_round`` while the round is played ... cost it no database call.
+Two callers give the same facts and so get the same answer:
+
+- the services (``games.services``), from the rows they read with the room locked;
+- the table socket, from the room's full state it keeps (``games.state.room_state``):
+  ``refusal(state, actor, action)`` answers with the refusal the service would answer, or
+  ``None`` when the state alone cannot tell (the service then decides, under the room's
+  lock). So a spectator's draw, an out-of-turn draw, a draw for a move already made, a
+  ``next_round`` while the round is played ... cost the socket no database call.
 
 It is sound for a socket's kept state even when the room has moved on since: the move
 numbers (match, round, draws) only grow, so an action naming another move than the kept
@@ -17,110 +20,232 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games.engine.view import seats_of
+from games.engine.seats import played_by_computer, seats_of
 from games.errors import ActionError
 
-#: The fields of a ply, in order (``games.services.change.PLY_FIELDS``).
+#: The fields of a ply, in order: an action names the move it answers with some of them
+#: (lichess's ply: the match number, the round number, the draws made in that round).
 PLY_FIELDS = ("match", "round", "draw")
 
 
-def refusal(state: dict, actor, action: dict) -> ActionError | None:
-    check = _CHECKS.get(action["type"])
-    return check(state, actor, action) if check else None
+def ply(match: int | None = None, round: int | None = None, draws: int | None = None) -> dict:
+    """The move a room is at, as an action names it (``PLY_FIELDS``); an action that
+    answers no round (a rematch, leaving) is compared with ``round`` and ``draws`` None."""
+    return {"match": match, "round": round, "draw": draws}
 
 
-def _not_seated() -> ActionError:
+def refuse(refused: ActionError | None) -> None:
+    """Raise ``refused``, if there is a refusal."""
+    if refused is not None:
+        raise refused
+
+
+# -- each refusal, once ---------------------------------------------------------------------
+
+
+def not_seated() -> ActionError:
     return ActionError("not_seated", _("Only the players at this table may do that."))
 
 
-def _not_started() -> ActionError:
+def not_started() -> ActionError:
     return ActionError("not_started", _("The match has not started yet."))
 
 
-def _stale(state: dict, action: dict) -> ActionError | None:
-    match, rnd = state["match"], state["round"]
-    now = {
-        "match": match["number"] if match else None,
-        "round": rnd["number"] if rnd else None,
-        "draw": rnd["state"]["draws"] if rnd else None,
-    }
-    for field in PLY_FIELDS:
-        if field in action and action[field] != now[field]:
-            return ActionError(
-                "stale_version", _("The table has moved on: that was meant for an earlier move.")
-            )
+def not_being_played() -> ActionError:
+    return ActionError("not_started", _("The match is not being played."))
+
+
+def stale_move() -> ActionError:
+    return ActionError(
+        "stale_version", _("The table has moved on: that was meant for an earlier move.")
+    )
+
+
+def match_over() -> ActionError:
+    return ActionError("match_over", _("The match is over."))
+
+
+def round_over() -> ActionError:
+    return ActionError("round_over", _("The round is over."))
+
+
+def not_your_turn() -> ActionError:
+    return ActionError("not_your_turn", _("It is not your turn to draw."))
+
+
+def computer_plays_seat() -> ActionError:
+    return ActionError("not_your_turn", _("The computer is playing this seat."))
+
+
+def bad_position() -> ActionError:
+    return ActionError("bad_position", _("That card is not in the hand you are drawing from."))
+
+
+# -- each action's checks, in order ---------------------------------------------------------
+
+
+def stale(at: dict | None, now: dict) -> ActionError | None:
+    """Refused when ``at`` (what the player saw) names another move than ``now``
+    (``ply``): each field it gives is checked; ``None`` (the server's own call) checks
+    nothing. Presence and spectators never move a ply, so they never make a click stale."""
+    if at is None:
+        return None
+    if any(field in at and at[field] != now[field] for field in PLY_FIELDS):
+        return stale_move()
     return None
 
 
-def _draw(state: dict, actor, action: dict) -> ActionError | None:
-    """``games.services.play.draw``'s refusals, in its order."""
-    mine = seats_of(state, actor)
-    if not mine:
-        return _not_seated()
-    if state["room"]["status"] == "waiting" or not state["match"] or not state["round"]:
-        return _not_started()
-    if (stale := _stale(state, action)) is not None:
-        return stale
-    if state["match"]["over"]:
-        return ActionError("match_over", _("The match is over."))
-    round_state = state["round"]["state"]
-    drawer, giver = round_state["drawer"], round_state["giver"]
-    if state["round"]["over"] or drawer is None or giver is None:
-        return ActionError("round_over", _("The round is over."))
-    if drawer not in mine:
-        return ActionError("not_your_turn", _("It is not your turn to draw."))
-    seat = state["seats"][drawer]
-    if seat["kind"] == "computer" or seat["covered"] or seat["left"]:
-        return ActionError("not_your_turn", _("The computer is playing this seat."))
-    if not 0 <= action["position"] < len(round_state["hands"][giver]):
-        return ActionError("bad_position", _("That card is not in the hand you are drawing from."))
+def drawing(
+    *,
+    seated: bool,
+    started: bool,
+    at: dict | None,
+    now: dict,
+    match_is_over: bool,
+    round_is_over: bool,
+) -> ActionError | None:
+    """Why nobody may draw now (a human's draw, or the computer's with ``seated``)."""
+    if not seated:
+        return not_seated()
+    if not started:
+        return not_started()
+    if (refused := stale(at, now)) is not None:
+        return refused
+    if match_is_over:
+        return match_over()
+    if round_is_over:
+        return round_over()
     return None
 
 
-def _next_round(state: dict, actor, action: dict) -> ActionError | None:
-    """``games.services.rooms.next_round``'s refusals, in its order."""
-    if not seats_of(state, actor):
-        return _not_seated()
-    if not state["match"] or not state["round"]:
-        return _not_started()
-    if (stale := _stale(state, action)) is not None:
-        return stale
-    if state["match"]["over"]:
+def drawer(
+    *, plays_drawer: bool, computer_plays: bool, position: int, hand_size: int
+) -> ActionError | None:
+    """Why this player may not draw the card at ``position`` of the giver's hand (of
+    ``hand_size`` cards) once someone may draw: not their seat's turn, or the computer's."""
+    if not plays_drawer:
+        return not_your_turn()
+    if computer_plays:
+        return computer_plays_seat()
+    if not 0 <= position < hand_size:
+        return bad_position()
+    return None
+
+
+def between_matches(
+    *, seated: bool, started: bool, at: dict | None, now: dict
+) -> ActionError | None:
+    """What ``next_round`` and ``rematch`` both check first: a player, a match, this move."""
+    if not seated:
+        return not_seated()
+    if not started:
+        return not_started()
+    return stale(at, now)
+
+
+def next_round(*, match_is_over: bool, round_is_over: bool) -> ActionError | None:
+    """Why the next round may not be dealt, once ``between_matches`` allows it."""
+    if match_is_over:
         return ActionError("match_over", _("The match is over: start a rematch instead."))
-    if not state["round"]["over"]:
+    if not round_is_over:
         return ActionError("round_in_play", _("The round is still being played."))
     return None
 
 
-def _rematch(state: dict, actor, action: dict) -> ActionError | None:
-    """``games.services.rooms.rematch``'s refusals, in its order."""
-    if not seats_of(state, actor):
-        return _not_seated()
-    if not state["match"]:
-        return _not_started()
-    if (stale := _stale(state, action)) is not None:
-        return stale
-    if not state["match"]["over"]:
+def rematch(*, match_is_over: bool) -> ActionError | None:
+    """Why no rematch may start, once ``between_matches`` allows it."""
+    if not match_is_over:
         return ActionError("match_in_play", _("The match is still being played."))
     return None
 
 
-def _leave_or_resign(state: dict, actor, action: dict) -> ActionError | None:
-    """``games.services.play.leave_match``'s and ``resign``'s refusals, in their order."""
-    seat_count = state["room"]["seat_count"]
-    if action["type"] == "leave" and seat_count < 3:
+def leaving(kind: str, *, seat_count: int, playing: bool) -> ActionError | None:
+    """Why nobody may ``kind`` ("leave" or "resign") this room: the table's size decides
+    which, and only while the match is played (the seat and move are checked next, by
+    ``between_matches``)."""
+    if kind == "leave" and seat_count < 3:
         return ActionError("not_allowed", _("With two seats, resign instead of leaving."))
-    if action["type"] == "resign" and seat_count != 2:
+    if kind == "resign" and seat_count != 2:
         return ActionError(
             "not_allowed", _("With three or more seats, leave instead: the computer takes over.")
         )
-    if state["room"]["status"] != "playing":
-        return ActionError("not_started", _("The match is not being played."))
-    if not seats_of(state, actor):
-        return _not_seated()
-    if not state["match"]:
-        return _not_started()
-    return _stale(state, action)
+    if not playing:
+        return not_being_played()
+    return None
+
+
+# -- from the table socket's kept state -----------------------------------------------------
+
+
+def refusal(state: dict, actor, action: dict) -> ActionError | None:
+    """The refusal the service would answer for ``action`` by ``actor``, from ``state``."""
+    check = _CHECKS.get(action["type"])
+    return check(state, actor, action) if check else None
+
+
+def _ply_of(state: dict, answers: str) -> dict:
+    """The move ``state`` is at, as far as an action answering a "match", a "round" or a
+    "draw" names it (the services compare the same fields)."""
+    match, rnd = state["match"], state["round"]
+    return ply(
+        match=match["number"] if match else None,
+        round=rnd["number"] if rnd and answers != "match" else None,
+        draws=rnd["state"]["draws"] if rnd and answers == "draw" else None,
+    )
+
+
+def _draw(state: dict, actor, action: dict) -> ActionError | None:
+    mine = seats_of(state, actor)
+    match, rnd = state["match"], state["round"]
+    round_state = rnd["state"] if rnd else None
+    refused = drawing(
+        seated=bool(mine),
+        started=state["room"]["status"] != "waiting" and bool(match) and bool(rnd),
+        at=action,
+        now=_ply_of(state, "draw"),
+        match_is_over=bool(match and match["over"]),
+        round_is_over=bool(
+            rnd and (rnd["over"] or round_state["drawer"] is None or round_state["giver"] is None)
+        ),
+    )
+    if refused is not None:
+        return refused
+    turn = round_state["drawer"]
+    return drawer(
+        plays_drawer=turn in mine,
+        computer_plays=played_by_computer(state["seats"][turn]),
+        position=action["position"],
+        hand_size=len(round_state["hands"][round_state["giver"]]),
+    )
+
+
+def _between(state: dict, actor, action: dict, answers: str) -> ActionError | None:
+    return between_matches(
+        seated=bool(seats_of(state, actor)),
+        started=bool(state["match"]) and (bool(state["round"]) or answers == "match"),
+        at=action,
+        now=_ply_of(state, answers),
+    )
+
+
+def _next_round(state: dict, actor, action: dict) -> ActionError | None:
+    refused = _between(state, actor, action, "round")
+    if refused is not None:
+        return refused
+    return next_round(match_is_over=state["match"]["over"], round_is_over=state["round"]["over"])
+
+
+def _rematch(state: dict, actor, action: dict) -> ActionError | None:
+    refused = _between(state, actor, action, "match")
+    return refused if refused is not None else rematch(match_is_over=state["match"]["over"])
+
+
+def _leave_or_resign(state: dict, actor, action: dict) -> ActionError | None:
+    room = state["room"]
+    refused = leaving(
+        action["type"], seat_count=room["seat_count"], playing=room["status"] == "playing"
+    )
+    return refused if refused is not None else _between(state, actor, action, "match")
 
 
 _CHECKS = {

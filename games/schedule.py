@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
+from games.engine.seats import played_by_computer
+
 
 @dataclass(frozen=True)
 class Due:
@@ -40,7 +42,7 @@ def next_due(state: dict) -> Due | None:
         for seat in state["seats"]
         if seat["kind"] == "human"
         and seat["away_since"] is not None
-        and not (seat["covered"] or seat["left"])
+        and not played_by_computer(seat)
     ]
     rnd, match = state["round"], state["match"]
     if rnd and not rnd["over"] and match and not match["over"]:
@@ -49,7 +51,3 @@ def next_due(state: dict) -> Due | None:
             at = state["changed_at"] + settings.COMPUTER_DELAY_SECONDS
             due.append(Due("computer_turn", at, version, drawer))
     return min(due, key=lambda d: d.at) if due else None
-
-
-def played_by_computer(seat: dict) -> bool:
-    return seat["kind"] == "computer" or seat["covered"] or seat["left"]

@@ -8,7 +8,6 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Presence, Room
@@ -104,15 +103,14 @@ def lobby_rooms(limit: int = 100) -> list[dict]:
 
 
 def rooms_of(actor, *, active: bool) -> list[Room]:
-    """The rooms where ``actor`` holds a seat: still open (waiting or playing) or finished."""
-    seats = Q(seats__user_id=actor.user_id) if actor.user_id else Q(seats__guest=actor.guest)
-    if not (actor.user_id or actor.guest):
+    """The rooms where ``actor`` plays a seat (``Actor.plays``: not one they left): still
+    open (waiting or playing) or finished."""
+    seats = actor.seats_query(through="seats__")
+    if seats is None:
         return []
     statuses = [Room.Status.WAITING, Room.Status.PLAYING] if active else [Room.Status.FINISHED]
     return list(
-        Room.objects.filter(seats, status__in=statuses, seats__left=False)
-        .distinct()
-        .order_by("-updated_at")[:50]
+        Room.objects.filter(seats, status__in=statuses).distinct().order_by("-updated_at")[:50]
     )
 
 
@@ -145,7 +143,7 @@ def may_view(room: Room, actor, token: str = "") -> bool:
     invitation token or its watch token. A malformed token is just a wrong one."""
     from games.tokens import token_matches
 
-    if room.listed or actor.owns(room) or any(actor.controls(s) for s in room.seats.all()):
+    if room.listed or actor.owns(room) or actor.seats_in(room.seats.all(), including_left=True):
         return True
     return token_matches(token, room.token) or token_matches(token, room.watch_token)
 

@@ -63,7 +63,7 @@ def room_state(room: Room, event: dict | None = None, loaded: tuple | None = Non
                 "index": s.index,
                 "colour": COLOURS[s.index],
                 "name": s.name,
-                "kind": "computer" if s.is_computer else ("empty" if s.is_empty else "human"),
+                "kind": s.kind,
                 "covered": s.covered,
                 "left": s.left,
                 "away": s.away_since is not None,

@@ -1,5 +1,5 @@
 """The fairness page: the measured figures (games/fairness_data.json, written by
-``manage.py fairness_tables --search``) turned into charts and tables in the reader's
+``python -m tools.fairness --search``) turned into charts and tables in the reader's
 language. Nothing is simulated when a page is served."""
 
 from __future__ import annotations
@@ -8,19 +8,12 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import charts, fairness_data
+from figures import charts
+from figures.numbers import percent, percentage_points
+from games import fairness_data
 from games.engine import VARIANTS, deal_start_offset, dealt_counts
-from games.fairness_report import fairer_than
+from games.fairness_data import fairer_than
 from games.labels import VARIANT_NAMES
-
-
-def percent(rate: float) -> str:
-    return f"{rate * 100:.1f}%"
-
-
-def points(spread: float) -> str:
-    """A spread (a difference of two rates) in percentage points."""
-    return f"{spread * 100:.1f}"
 
 
 def seat_label(offset: int) -> str:
@@ -49,9 +42,9 @@ def _deal(key: str, label: str, short: str, report: dict) -> dict:
         "counts": counts_text(report["counts"]),
         "rates": [percent(r) for r in report["lose_rate"]],
         "values": report["lose_rate"],
-        "spread": points(report["spread"]),
-        "spread_low": points(low),
-        "spread_high": points(high),
+        "spread": percentage_points(report["spread"]),
+        "spread_low": percentage_points(low),
+        "spread_high": percentage_points(high),
         "rounds": report["rounds"],
     }
 

@@ -4,12 +4,9 @@ The figures come from ``games.selectors.player_stats``."""
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal
-
-from django.utils.formats import number_format
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from figures.numbers import percent
 from games.labels import VARIANT_NAMES
 
 #: 1st to 8th: the places a table of up to eight seats can give.
@@ -36,11 +33,7 @@ OUTCOMES = {
 def win_rate(rate: float | None) -> str:
     """A share as a percentage, rounded half up to one decimal at most: 2/3 is 66.7 %,
     1/2 is 50 %; a dash when no match has a result yet."""
-    if rate is None:
-        return "–"
-    value = Decimal(repr(rate * 100)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
-    places = 0 if value == value.to_integral_value() else 1
-    return _("%(percent)s %%") % {"percent": number_format(value, places)}
+    return percent(rate, trim=True)
 
 
 def places_text(places: dict[int, int]) -> list[str]:

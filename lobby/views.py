@@ -111,9 +111,10 @@ def room(request, code: str):
     room = _room_or_404(request, code, token)
     actor = viewer_from_request(request)
     seats = list(room.seats.all())
-    seated = any(actor.controls(s) for s in seats)
+    held = actor.seats_in(seats, including_left=True)
+    seated = bool(held)
     # Seats this browser left to the computer: the page says so, even after a reload.
-    left = [s.index for s in seats if s.left and actor.controls(s)]
+    left = [s.index for s in held if s.left]
     is_host = actor.owns(room)
     invite_url = watch_url = None
     if seated or is_host:
@@ -212,7 +213,7 @@ def join(request, token: str):
     posted = request.method == "POST"
     actor = actor_from_request(request) if posted else viewer_from_request(request)
     seats = list(room.seats.all())
-    if any(actor.controls(s) for s in seats):
+    if actor.seats_in(seats, including_left=True):
         return redirect("room", code=room.code)
     refusal = services.join_refusal(room, seats)  # join_room has the last say on the POST
     if refusal is not None:

@@ -17,13 +17,5 @@ export DATABASE_URL=${BENCH_DATABASE_URL:-postgres://postgres:postgres@127.0.0.1
 export REDIS_URL=${BENCH_REDIS_URL:-redis://127.0.0.1:6379/5}
 export BENCH_ECHO=1  # mounts /ws/echo/<room>/ (tools/echo.py) in this instance only
 
-trap 'bash scripts/prod.sh stop' EXIT
-bash scripts/prod.sh start
-# The same settings as the servers (secret key, database), for signing in the bots.
-# shellcheck disable=SC1091
-. "$PROD_DIR/env"
-processes=$(($(wc -w <"$PROD_DIR/run/children") - 1))  # the Daphne processes and nginx
-write=${BENCH_WRITE-docs/performance.md}  # BENCH_WRITE= : print only
-.venv/bin/python -m tools.bench_load --url "$(cat "$PROD_DIR/url")" \
-  --stack "scripts/prod.sh, nginx with TLS in front of $processes Daphne processes" \
-  ${write:+--write "$write"} "$@"
+# BENCH_WRITE= : print only
+exec bash scripts/against_prod.sh bench_load "${BENCH_WRITE-docs/performance.md}" "$@"

@@ -20,14 +20,5 @@ export SITE_HOST=127.0.0.1  # the flooding client only ever targets 127.0.0.1
 export DATABASE_URL=${SOAK_DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:5432/oldmaid_soak}
 export REDIS_URL=${SOAK_REDIS_URL:-redis://127.0.0.1:6379/6}
 
-trap 'bash scripts/prod.sh stop' EXIT
-bash scripts/prod.sh start
-# The same settings as the servers (secret key, database, Redis), for setting up the bots
-# and counting rows.
-# shellcheck disable=SC1091
-. "$PROD_DIR/env"
-processes=$(($(wc -w <"$PROD_DIR/run/children") - 1))  # the Daphne processes and nginx
-write=${SOAK_WRITE-docs/performance.md}  # SOAK_WRITE= : print only
-.venv/bin/python -m tools.soak --url "$(cat "$PROD_DIR/url")" \
-  --stack "scripts/prod.sh, nginx with TLS in front of $processes Daphne processes" \
-  ${write:+--write "$write"} "$@"
+# SOAK_WRITE= : print only
+exec bash scripts/against_prod.sh soak "${SOAK_WRITE-docs/performance.md}" "$@"

@@ -4,15 +4,15 @@ and tables in the reader's language."""
 from __future__ import annotations
 
 from datetime import date, timedelta
-from decimal import ROUND_HALF_UP, Decimal
 
 from django import forms
 from django.utils import timezone
-from django.utils.formats import date_format, number_format
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games import charts
+from figures import charts
+from figures.numbers import decimal, percent
 from games.labels import MODE_NAMES
 from telemetry import schema
 from telemetry.report import RECONNECT_BUCKETS, Report
@@ -92,24 +92,6 @@ class RangeForm(forms.Form):
         if self.is_bound and self.is_valid():
             return self.cleaned_data["start"], self.cleaned_data["end"]
         return self.first, self.last
-
-
-def rounded(value: float, places: int) -> Decimal:
-    """``value`` rounded half up to ``places`` decimals: 7/9 of 100 is 77.8, not 77.7.
-
-    Django's ``number_format`` cuts extra decimals off instead of rounding them, so every
-    figure goes through here first."""
-    return Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-
-
-def decimal(value: float, places: int) -> str:
-    """``value`` rounded to ``places`` decimals, written the reader's way."""
-    return number_format(rounded(value, places), places)
-
-
-def percent(value: float | None) -> str:
-    """A share as a percentage with one decimal, rounded; a dash when there is none."""
-    return "–" if value is None else f"{decimal(value * 100, 1)}\u00a0%"
 
 
 def _share_rows(counter, names: dict | None = None) -> list[tuple[str, float, str]]:

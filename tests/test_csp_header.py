@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 
 from games import services
 from tests.lobby.test_replay import finished_round
+from tests.rooms import friends_room
 
 pytestmark = pytest.mark.django_db
 
@@ -46,13 +47,7 @@ def keeper(client):
 
 def pages(keeper) -> dict[str, str]:
     room = keeper["room"]
-    invitation = services.create_room(
-        actor=services.Actor(guest="host"),
-        name="Hana",
-        variant="babanuki",
-        seat_count=3,
-        mode="friends",
-    )
+    invitation = friends_room(services.Actor(guest="host"), name="Hana", seats=3)
     return {
         "home": "/",
         "rules": "/rules/",

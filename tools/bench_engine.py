@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from games.engine.fairness import simulate
+from tools.fairness.simulator import simulate
 
 START = "<!-- bench_engine:start (written by python -m tools.bench_engine) -->"
 END = "<!-- bench_engine:end -->"
@@ -30,10 +30,13 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-def write_section(path: Path, start: str, end: str, block: str) -> None:
+def write_section(
+    path: Path, start: str, end: str, block: str, heading: str = "# Performance\n"
+) -> None:
     """Put ``block`` (which begins with ``start`` and ends with ``end``) in place of the
-    section between those markers in ``path``, or at its end the first time."""
-    text = path.read_text() if path.exists() else "# Performance\n"
+    section between those markers in ``path``, or at its end the first time (after
+    ``heading`` when there is no file yet)."""
+    text = path.read_text() if path.exists() else heading
     if start in text and end in text:
         text = text[: text.index(start)] + block + text[text.index(end) + len(end) :]
     else:

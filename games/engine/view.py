@@ -3,16 +3,16 @@
 ``view_for`` takes the room's full state (``games.state.room_state``: plain data, hidden
 faces and who holds each seat included) and who is looking, and builds the view from an
 explicit allow-list: a field reaches a client only when this module names it. Which
-seats a viewer controls is read from the state itself every time, never remembered, so a
-socket whose seat was freed or given away stops seeing that seat's cards with the very
-next state (DESIGN.md: rights come from the state, every time).
+seats a viewer plays (``seats.seats_of``) is read from the state itself every time, never
+remembered, so a socket whose seat was freed or given away stops seeing that seat's cards
+with the very next state (DESIGN.md: rights come from the state, every time).
 
 Pure: no Django, no I/O.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from .seats import Viewer, played_by_computer, seats_of
 
 #: The room's public description.
 ROOM_FIELDS = (
@@ -27,7 +27,8 @@ ROOM_FIELDS = (
     "computer_level",
     "listed",
 )
-#: What everyone may know of each seat (who holds it is not among them).
+#: What everyone may know of each seat (who holds it is not among them); the view adds
+#: ``played_by_computer`` (``seats.played_by_computer``), so pages need not work it out.
 SEAT_FIELDS = ("index", "colour", "name", "kind", "covered", "left", "away")
 #: The match's public record.
 MATCH_FIELDS = (
@@ -59,32 +60,6 @@ DRAW_EVENT_FIELDS = (
 EVENT_FIELDS = ("kind", "seat", "seats", "round")
 
 
-class Viewer(Protocol):
-    user_id: int | None
-    guest: str
-
-
-def holds(user_id: int | None, guest: str, seat_user_id: int | None, seat_guest: str) -> bool:
-    """Whether a signed-in user (``user_id``) or a guest browser (``guest``) holds a seat
-    held by ``seat_user_id`` / ``seat_guest``: the one rule for who a seat belongs to."""
-    if user_id is not None and seat_user_id == user_id:
-        return True
-    return bool(guest) and seat_guest == guest
-
-
-def seats_of(state: dict, viewer: Viewer | None) -> frozenset[int]:
-    """The seats ``viewer`` plays in ``state``: held by them, human, and not left."""
-    if viewer is None:
-        return frozenset()
-    return frozenset(
-        s["index"]
-        for s in state["seats"]
-        if s["kind"] == "human"
-        and not s["left"]
-        and holds(viewer.user_id, viewer.guest, s["user_id"], s["guest"])
-    )
-
-
 def _pick(data: dict, fields) -> dict:
     return {name: data[name] for name in fields if name in data}
 
@@ -108,10 +83,8 @@ def view_for(state: dict, viewer: Viewer | None = None) -> dict:
     drawer = round_state["drawer"] if in_play else None
     giver = round_state["giver"] if in_play else None
     acting = None
-    if drawer is not None and drawer in seats:
-        meta = state["seats"][drawer]
-        if not (meta["covered"] or meta["left"] or meta["kind"] == "computer"):
-            acting = drawer
+    if drawer is not None and drawer in seats and not played_by_computer(state["seats"][drawer]):
+        acting = drawer
     visible = ({acting} - {None}) if same_device else set(seats)
     places = {}
     if round_state:
@@ -126,6 +99,7 @@ def view_for(state: dict, viewer: Viewer | None = None) -> dict:
         "seats": [
             {
                 **_pick(meta, SEAT_FIELDS),
+                "played_by_computer": played_by_computer(meta),
                 "count": len(hands[meta["index"]]) if hands else 0,
                 "place": places.get(meta["index"]),
                 "score": match["scores"][meta["index"]] if match else 0,

@@ -1,7 +1,8 @@
 """The one way to change a room, shared by every service.
 
-A change runs inside ``transaction.atomic()`` with the room's row locked, checks that the
-action answers the move the room is at (its *ply*: match, round and draw number), applies
+A change runs inside ``transaction.atomic()`` with the room's row locked, is refused
+unless the action answers the move the room is at (its *ply*: match, round and draw
+number; ``checked_ply`` checks its shape, ``games.refusals.stale`` compares it), applies
 itself, and commits: the room's ``version`` moves on by one with a compare-and-swap (so
 the rule holds on SQLite too, where row locks do not exist), the server's next own move is
 planned (``Room.due_at``), and the new state is broadcast only after the commit. A draw
@@ -21,11 +22,9 @@ from django.utils.translation import gettext as _
 from games import broadcast, schedule
 from games.errors import ActionError
 from games.models import Room
+from games.refusals import PLY_FIELDS
 from games.services import sql
 from games.state import room_state
-
-#: The fields of a ply, in order: an action names the move it answers with some of them.
-PLY_FIELDS = ("match", "round", "draw")
 
 
 class Change:
@@ -90,27 +89,15 @@ def changing(room_id: int, version: object = None):
         yield Change(room, seats)
 
 
-def check_ply(at: dict | None, *, match=None, rnd=None, draws: int | None = None) -> None:
-    """Refuse an action made against another move than the one the room is at.
-
-    ``at`` holds what the player saw: the match number, the round number and the number
-    of draws made in that round (lichess's ply), each checked when given. Presence and
-    spectators never move these, so they never make a player's action stale. ``None``
-    (a caller inside the server) checks nothing.
-    """
-    if at is None:
-        return
-    now = {
-        "match": match.number if match is not None else None,
-        "round": rnd.number if rnd is not None else None,
-        "draw": draws,
-    }
-    for field in PLY_FIELDS:
-        if field in at and _check_whole_number(at[field], field) != now[field]:
-            raise ActionError(
-                "stale_version",
-                _("The table has moved on: that was meant for an earlier move."),
-            )
+def checked_ply(at: dict | None) -> dict | None:
+    """``at``, the move a player's action names (``refusals.PLY_FIELDS``), refused as
+    ``malformed`` unless each field it gives is a whole number; the services compare it
+    with the room's move (``refusals.stale``) in their order of checks."""
+    if at is not None:
+        for field in PLY_FIELDS:
+            if field in at:
+                _check_whole_number(at[field], field)
+    return at
 
 
 def _check_whole_number(value: object, name: str) -> int | None:

@@ -8,13 +8,15 @@ import random
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import refusals
 from games.engine import RoundState, RulesError, arrange_after_own_draw, choose_position
 from games.errors import ActionError
 from games.identity import Actor
 from games.models import Draw, Match, Presence, Room, Round, Seat
+from games.refusals import refuse
 from games.services.attendance import note_attendance
-from games.services.change import Change, changing, check_ply
-from games.services.rooms import end_match, latest_match, require_seated
+from games.services.change import Change, changing, checked_ply
+from games.services.matches import end_match, seated_at_latest_match
 from games.state import load, match_score
 
 _system_random = random.SystemRandom()
@@ -26,12 +28,17 @@ def draw(*, room_id: int, actor: Actor, position: object, at: dict | None = None
     is not read back: it is written with the commit's own statement)."""
     if isinstance(position, bool) or not isinstance(position, int):
         raise ActionError("malformed", _("position must be a whole number."))
+    at = checked_ply(at)
     with changing(room_id) as change:
         match, rnd, state, seat = _playable(change, at, actor)
-        if not actor.controls(seat) or seat.left:
-            raise ActionError("not_your_turn", _("It is not your turn to draw."))
-        if seat.played_by_computer:
-            raise ActionError("not_your_turn", _("The computer is playing this seat."))
+        refuse(
+            refusals.drawer(
+                plays_drawer=actor.plays(seat),
+                computer_plays=seat.played_by_computer,
+                position=position,
+                hand_size=len(state.hands[state.giver]),
+            )
+        )
         return _apply_draw(change, match, rnd, state, seat, position, by_computer=False)
 
 
@@ -54,23 +61,27 @@ def computer_turn(*, room_id: int, version: int) -> dict | None:
 def _playable(
     change: Change, at: dict | None = None, actor: Actor | None = None
 ) -> tuple[Match, Round, RoundState, Seat]:
-    """The match, round and round state to draw in, and the drawer's seat; refused for an
-    ``actor`` holding no seat, or a move other than ``at``."""
+    """The match, round and round state to draw in, and the drawer's seat; refused
+    (``refusals.drawing``) for an ``actor`` playing no seat, a match not started, a move
+    other than ``at``, or a match or round over. Without an ``actor``: the computer."""
     room = change.room
     seats, match, rounds = change.loaded = load(room, change.seats)
-    if actor is not None and not any(actor.controls(s) and not s.left for s in seats):
-        raise ActionError("not_seated", _("Only the players at this table may do that."))
-    if room.status == Room.Status.WAITING:
-        raise ActionError("not_started", _("The match has not started yet."))
-    if match is None or not rounds:
-        raise ActionError("not_started", _("The match has not started yet."))
-    rnd = rounds[-1]
-    state = RoundState.from_dict(rnd.state)
-    check_ply(at, match=match, rnd=rnd, draws=state.draws)
-    if match.finished_at is not None:
-        raise ActionError("match_over", _("The match is over."))
-    if state.over:
-        raise ActionError("round_over", _("The round is over."))
+    rnd = rounds[-1] if rounds else None
+    state = RoundState.from_dict(rnd.state) if rnd else None
+    refuse(
+        refusals.drawing(
+            seated=actor is None or bool(actor.seats_in(seats)),
+            started=room.status != Room.Status.WAITING and match is not None and rnd is not None,
+            at=at,
+            now=refusals.ply(
+                match=match.number if match else None,
+                round=rnd.number if rnd else None,
+                draws=state.draws if state else None,
+            ),
+            match_is_over=match is not None and match.finished_at is not None,
+            round_is_over=state is not None and state.over,
+        )
+    )
     seat = next(s for s in seats if s.index == state.drawer)
     return match, rnd, state, seat
 
@@ -79,9 +90,7 @@ def _apply_draw(change, match, rnd, state, seat, position, *, by_computer) -> Dr
     try:
         result = state.draw(position)
     except RulesError as exc:
-        raise ActionError(
-            "bad_position", _("That card is not in the hand you are drawing from.")
-        ) from exc
+        raise refusals.bad_position() from exc
     level = change.room.computer_level if seat.played_by_computer else None
     arrange_after_own_draw(state, result.drawer, _system_random, level)
     row = Draw(
@@ -114,14 +123,11 @@ def _apply_draw(change, match, rnd, state, seat, position, *, by_computer) -> Dr
 def leave_match(*, room_id: int, actor: Actor, at: dict | None = None) -> None:
     """With 3+ seats: the computer plays the leaver's seat for the rest of the match. The
     leaver's open sockets get the spectator's view from the next state on."""
+    at = checked_ply(at)
     with changing(room_id) as change:
         room = change.room
-        if room.seat_count < 3:
-            raise ActionError("not_allowed", _("With two seats, resign instead of leaving."))
-        if room.status != Room.Status.PLAYING:
-            raise ActionError("not_started", _("The match is not being played."))
-        mine = require_seated(room, actor)
-        check_ply(at, match=latest_match(room))
+        refuse(refusals.leaving("leave", seat_count=room.seat_count, playing=_playing(room)))
+        mine, match, _ = seated_at_latest_match(change, actor, at, answers="match")
         for seat in mine:
             seat.left, seat.covered, seat.away_since = True, False, None
             seat.save(update_fields=["left", "covered", "away_since"])
@@ -129,24 +135,22 @@ def leave_match(*, room_id: int, actor: Actor, at: dict | None = None) -> None:
         note_attendance(room)
         if all(s.played_by_computer for s in room.seats.all()):
             # The last human left: nobody is left to play for, so the match ends here.
-            end_match(room, latest_match(room), [], [], {"how": "everyone_left"})
+            end_match(room, match, [], [], {"how": "everyone_left"})
         change.commit({"kind": "seat_left", "seats": [s.index for s in mine]})
 
 
 def resign(*, room_id: int, actor: Actor, at: dict | None = None) -> None:
     """With 2 seats: the match ends as a loss for the resigner."""
+    at = checked_ply(at)
     with changing(room_id) as change:
         room = change.room
-        if room.seat_count != 2:
-            raise ActionError(
-                "not_allowed",
-                _("With three or more seats, leave instead: the computer takes over."),
-            )
-        if room.status != Room.Status.PLAYING:
-            raise ActionError("not_started", _("The match is not being played."))
-        seat = require_seated(room, actor)[0]
-        match = latest_match(room)
-        check_ply(at, match=match)
+        refuse(refusals.leaving("resign", seat_count=room.seat_count, playing=_playing(room)))
+        mine, match, _ = seated_at_latest_match(change, actor, at, answers="match")
+        seat = mine[0]
         other = 1 - seat.index
         end_match(room, match, [other], [seat.index], {"seat": seat.index, "how": "resign"})
         change.commit({"kind": "resigned", "seat": seat.index})
+
+
+def _playing(room: Room) -> bool:
+    return room.status == Room.Status.PLAYING

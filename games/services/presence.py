@@ -28,11 +28,11 @@ def connect(*, room_id: int, actor: Actor, channel_name: str) -> dict | None:
 
     A spectator's socket takes no room lock and changes no version: it is a row of its
     own, and the count reaches the room coalesced (``broadcast.spectators_changed``)."""
-    if not _seats_held(Seat.objects.filter(room_id=room_id), actor):
+    if not actor.seats_in(Seat.objects.filter(room_id=room_id)):
         return _watch(room_id, channel_name)
     with changing(room_id) as change:
         room = change.room
-        mine = _seats_held(room.seats.all(), actor)
+        mine = actor.seats_in(room.seats.all())
         now = timezone.now()
         back = []
         for seat in mine:
@@ -50,11 +50,6 @@ def connect(*, room_id: int, actor: Actor, channel_name: str) -> dict | None:
         if back or room.unattended_since != unattended:
             return change.commit({"kind": "seat_back", "seats": back})
         return room_state(room)
-
-
-def _seats_held(seats, actor: Actor) -> list[Seat]:
-    """The seats among ``seats`` whose connection ``actor``'s socket is."""
-    return [s for s in seats if actor.controls(s) and not s.is_computer and not s.left]
 
 
 def _watch(room_id: int, channel_name: str) -> dict | None:
@@ -143,9 +138,7 @@ def cover_seat(*, room_id: int, seat_index: int, version: int) -> dict | None:
         seat = change.room.seats.get(index=seat_index)
         grace = timedelta(seconds=settings.SEAT_GRACE_SECONDS)
         if (
-            seat.is_computer
-            or seat.covered
-            or seat.left
+            seat.played_by_computer
             or seat.away_since is None
             or timezone.now() - seat.away_since < grace
             or change.room.status != Room.Status.PLAYING

@@ -1,25 +1,28 @@
-"""Opening rooms, filling their seats, starting and dealing matches and rounds, and ending
-a room nobody is at."""
+"""Opening rooms, filling their seats, starting matches, the next round and the rematch,
+and ending a room nobody is at (a room's matches and rounds themselves: ``matches.py``)."""
 
 from __future__ import annotations
-
-import random
-import secrets
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import broadcast
-from games.engine import MatchRules, Options, check_level, get_variant, seeded
+from games import broadcast, refusals
+from games.engine import MatchRules, Options, check_level, get_variant
 from games.errors import ActionError
 from games.identity import Actor
 from games.models import Match, Presence, Room, Round, Seat
 from games.names import name_key
-from games.services.change import Change, changing, check_ply
+from games.refusals import refuse
+from games.services.change import Change, changing, checked_ply
+from games.services.matches import (
+    deal_round,
+    end_match,
+    latest_match,
+    new_match,
+    seated_at_latest_match,
+)
 from games.state import match_score
-
-_system_random = random.SystemRandom()
 
 
 def create_room(
@@ -103,7 +106,7 @@ def create_room(
             seat.save()
         if mode != Room.Mode.FRIENDS:
             change = Change(room)
-            _start_match(room)
+            new_match(room)
             change.commit({"kind": "match_started"})
         elif room.listed:
             broadcast.after_commit(broadcast.lobby_changed)
@@ -118,7 +121,7 @@ def join_room(*, room_id: int, actor: Actor, name: str) -> Seat:
     with changing(room_id) as change:
         room = change.room
         seats = list(room.seats.all())
-        mine = next((s for s in seats if actor.controls(s)), None)
+        mine = next(iter(actor.seats_in(seats, including_left=True)), None)
         if mine is not None:
             return mine
         refusal = join_refusal(room, seats)
@@ -150,15 +153,26 @@ def join_refusal(room: Room, seats: list[Seat]) -> ActionError | None:
     return None
 
 
+def _require_host_before_start(room: Room, actor: Actor, *, not_host: str, started: str) -> None:
+    """What the host's moves before the start check first, each refusal in the words of
+    the move: the actor is the host, and the match has not started."""
+    if not actor.owns(room):
+        raise ActionError("not_host", not_host)
+    if room.status != Room.Status.WAITING:
+        raise ActionError("already_started", started)
+
+
 def remove_player(*, room_id: int, actor: Actor, seat_index: int) -> None:
     """The host frees a waiting player's seat before the start. The player's open sockets
     get the spectator's view from the next state on."""
     with changing(room_id) as change:
         room = change.room
-        if not actor.owns(room):
-            raise ActionError("not_host", _("Only the host may remove a player."))
-        if room.status != Room.Status.WAITING:
-            raise ActionError("already_started", _("Players can only be removed before the start."))
+        _require_host_before_start(
+            room,
+            actor,
+            not_host=_("Only the host may remove a player."),
+            started=_("Players can only be removed before the start."),
+        )
         seat = room.seats.filter(index=seat_index).first()
         if seat is None or seat.index == 0 or seat.is_empty:
             raise ActionError("not_allowed", _("There is no waiting player in that seat."))
@@ -173,10 +187,12 @@ def start_match(*, room_id: int, actor: Actor, fill_with_computers: bool = False
     """The host starts a waiting friends room, filling empty seats with computers if asked."""
     with changing(room_id) as change:
         room = change.room
-        if not actor.owns(room):
-            raise ActionError("not_host", _("Only the host may start the match."))
-        if room.status != Room.Status.WAITING:
-            raise ActionError("already_started", _("The match has already started."))
+        _require_host_before_start(
+            room,
+            actor,
+            not_host=_("Only the host may start the match."),
+            started=_("The match has already started."),
+        )
         empty = [s for s in room.seats.all() if s.is_empty]
         if empty and not fill_with_computers:
             raise ActionError(
@@ -189,63 +205,20 @@ def start_match(*, room_id: int, actor: Actor, fill_with_computers: bool = False
         for seat in empty:
             seat.is_computer = True
             seat.save()
-        _start_match(room)
+        new_match(room)
         change.commit({"kind": "match_started"})
-
-
-def _start_match(room: Room) -> Match:
-    number = (room.matches.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-    first_dealer = room.first_dealer
-    if first_dealer is None:
-        first_dealer = _system_random.randrange(room.seat_count)
-    match = Match.objects.create(
-        room=room, number=number, rules=room.rules, first_dealer=first_dealer
-    )
-    room.status = Room.Status.PLAYING
-    _deal_round(room, match, 1, first_dealer)
-    return match
-
-
-def _deal_round(room: Room, match: Match, number: int, dealer: int) -> Round:
-    seed = secrets.token_bytes(seeded.SEED_BYTES)
-    state, record = seeded.new_deal(room.variant, room.seat_count, dealer, seed, room.options)
-    return Round.objects.create(
-        match=match,
-        number=number,
-        dealer=dealer,
-        seed=seed.hex(),
-        commitment=seeded.commitment(seed),
-        deal_version=record.version,
-        deal_start=record.start,
-        deal_counts=None if record.counts is None else list(record.counts),
-        dealt=state.dealt,
-        removed=list(state.removed),
-        state=state.to_dict(),
-    )
-
-
-def latest_match(room: Room) -> Match:
-    match = room.matches.order_by("-number").first()
-    if match is None:
-        raise ActionError("not_started", _("The match has not started yet."))
-    return match
 
 
 def next_round(*, room_id: int, actor: Actor, at: dict | None = None) -> Round:
     """Deal the match's next round once the current one is over (any seated human)."""
+    at = checked_ply(at)
     with changing(room_id) as change:
         room = change.room
-        require_seated(room, actor)
-        match = latest_match(room)
-        rounds = list(match.rounds.all())
-        rnd = rounds[-1]
-        check_ply(at, match=match, rnd=rnd)
-        if match.finished_at is not None:
-            raise ActionError("match_over", _("The match is over: start a rematch instead."))
-        if rnd.finished_at is None:
-            raise ActionError("round_in_play", _("The round is still being played."))
+        _, match, rounds = seated_at_latest_match(change, actor, at, answers="round")
+        over = rounds[-1].finished_at is not None
+        refuse(refusals.next_round(match_is_over=match.finished_at is not None, round_is_over=over))
         score = match_score(room, match, rounds)
-        new = _deal_round(room, match, rnd.number + 1, score.next_dealer)
+        new = deal_round(room, match, rounds[-1].number + 1, score.next_dealer)
         change.commit({"kind": "round_started", "round": new.number})
         return new
 
@@ -258,13 +231,11 @@ def rematch(*, room_id: int, actor: Actor, at: dict | None = None) -> Match:
     (``Match.left``), and in the new one a leaver's seat is still theirs, covered, so the
     computer plays it until they come back to the table (``presence.connect`` hands a
     covered seat back)."""
+    at = checked_ply(at)
     with changing(room_id) as change:
         room = change.room
-        require_seated(room, actor)
-        match = latest_match(room)
-        check_ply(at, match=match)
-        if match.finished_at is None:
-            raise ActionError("match_in_play", _("The match is still being played."))
+        _, match, _ = seated_at_latest_match(change, actor, at, answers="match")
+        refuse(refusals.rematch(match_is_over=match.finished_at is not None))
         leavers = [s for s in room.seats.all() if s.left]
         if leavers:
             match.left = sorted({*match.left, *(s.index for s in leavers)})
@@ -272,24 +243,9 @@ def rematch(*, room_id: int, actor: Actor, at: dict | None = None) -> Match:
         for seat in leavers:
             seat.left, seat.covered, seat.away_since = False, True, None
             seat.save(update_fields=["left", "covered", "away_since"])
-        new = _start_match(room)
+        new = new_match(room)
         change.commit({"kind": "match_started"})
         return new
-
-
-def require_seated(room: Room, actor: Actor) -> list[Seat]:
-    mine = [s for s in room.seats.all() if actor.controls(s) and not s.left]
-    if not mine:
-        raise ActionError("not_seated", _("Only the players at this table may do that."))
-    return mine
-
-
-def end_match(room: Room, match: Match, winners, losers, ended_by=None) -> None:
-    """Record the match's result; the room is finished (a rematch may follow)."""
-    match.winners, match.losers, match.ended_by = winners, losers, ended_by
-    match.finished_at = timezone.now()
-    match.save(update_fields=["winners", "losers", "ended_by", "finished_at"])
-    room.status = Room.Status.FINISHED
 
 
 def abandon_room(*, room_id: int, version: int) -> dict | None:

@@ -744,8 +744,7 @@ function renderStatus() {
     text = counted("yourTurn", { giver: seatName(r.giver), n: state.seats[r.giver].count });
   } else {
     const drawer = state.seats[r.drawer];
-    const computer = drawer.kind === "computer" || drawer.covered || drawer.left;
-    text = fill(computer ? L.computerTurn : L.theirTurn, { drawer: seatName(r.drawer), giver: seatName(r.giver) });
+    text = fill(drawer.played_by_computer ? L.computerTurn : L.theirTurn, { drawer: seatName(r.drawer), giver: seatName(r.giver) });
   }
   const line = $("status-line");
   line.textContent = text;
@@ -1112,7 +1111,7 @@ function gameFields() {
 // from the same state); a reload never sends a start twice.
 function reportingSeat() {
   if (state.room.mode !== "friends") return state.you[0];
-  const present = state.seats.find((s) => s.kind === "human" && !s.left && !s.away && !s.covered);
+  const present = state.seats.find((s) => s.kind === "human" && !s.played_by_computer && !s.away);
   return present ? present.index : null;
 }
 

@@ -3,7 +3,8 @@ card, and which fields at all (an allow-list: nothing passes by default)."""
 
 import pytest
 
-from games.engine.view import seats_of, view_for
+from games.engine.seats import seats_of
+from games.engine.view import view_for
 from games.identity import Actor
 
 ANN, BOB, CAT = Actor(user_id=1), Actor(user_id=2), Actor(guest="g-cat")
@@ -218,6 +219,7 @@ def test_only_named_fields_pass():
             "covered",
             "left",
             "away",
+            "played_by_computer",
             "count",
             "place",
             "score",
@@ -252,3 +254,16 @@ def test_seats_come_from_the_state_every_time():
     st["seats"][0]["user_id"] = 9  # the seat was freed and taken by someone else
     assert seats_of(st, ANN) == frozenset()
     assert view_for(st, ANN)["round"]["hands"] == {}
+
+
+def test_the_view_says_which_seats_the_computer_plays():
+    seats = [
+        seat(0, user_id=1),
+        seat(1, kind="computer"),
+        seat(2, guest="g-cat", covered=True),
+    ]
+    view = view_for(state(seats=seats), ANN)
+    assert [s["played_by_computer"] for s in view["seats"]] == [False, True, True]
+    seats[0]["left"] = True
+    view = view_for(state(seats=seats), None)
+    assert [s["played_by_computer"] for s in view["seats"]] == [True, True, True]

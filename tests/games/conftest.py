@@ -93,12 +93,13 @@ class Player:
         if origin:
             headers.append(origin)
         self.socket = WebsocketCommunicator(application, path, headers=headers)
-        connected, code = await self.socket.connect()
-        if not connected:  # refused during the handshake
-            self.close_code = code
+        self.refused, self.close_code = False, None
+        connected, _ = await self.socket.connect()
+        if not connected:  # the handshake refused: a real client sees an HTTP 403, no code
+            self.refused = True
             return False
         first = await self.socket.receive_output(timeout=5)
-        if first["type"] == "websocket.close":  # refused right after it (docs/protocol.md)
+        if first["type"] == "websocket.close":  # accepted, then closed (docs/protocol.md)
             self.close_code = first.get("code")
             return False
         await self._take(json.loads(first["text"]))  # the snapshot

@@ -1,10 +1,10 @@
-"""Cards named in words on the server (games/cards.py), in each language, with the words
+"""Cards named in words on the server (games/card_names.py), in each language, with the words
 of the page's card labels (tests/js/test_cards_js.py checks the browser says the same)."""
 
 import pytest
 from django.utils import translation
 
-from games.cards import card_name, pair_name
+from games.card_names import card_name, pair_name
 from games.engine import get_variant
 
 CASES = {

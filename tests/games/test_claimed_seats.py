@@ -8,21 +8,14 @@ from games import services
 from games.broadcast import group_name
 from games.models import Presence
 from tests.games.conftest import Player
+from tests.rooms import computer_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def test_a_claimed_seat_reaches_open_sockets_as_held_by_the_user():
     guest = await Player.guest("a" * 32)
-    room = await database_sync_to_async(services.create_room)(
-        actor=guest.actor,
-        name="Guest",
-        variant="babanuki",
-        seat_count=3,
-        mode="computer",
-        rounds=1,
-    )
-    await guest.connect(room.code)
+    room = await computer_table(guest, name="Guest", seats=3, rounds=1)
     # The same person, already signed in on another device, watching the room.
     me = await Player.user("claimer")
     await me.connect(room.code, token=room.watch_token)

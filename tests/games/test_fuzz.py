@@ -18,11 +18,12 @@ from django.test import override_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import driver, services
+from games import driver
 from games.consumers import ACTIONS
 from games.errors import CODES
 from games.models import Draw, Room, Round
 from tests.games.conftest import Player
+from tests.rooms import friends_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -166,13 +167,7 @@ class Fuzz:
     async def setup(self) -> None:
         host = await Player.user("fuzz-host")
         friend = await Player.user("fuzz-friend")
-        room = await database_sync_to_async(services.create_room)(
-            actor=host.actor, name="host", variant="babanuki", seat_count=2, mode="friends"
-        )
-        await database_sync_to_async(services.join_room)(
-            room_id=room.pk, actor=friend.actor, name="friend"
-        )
-        await database_sync_to_async(services.start_match)(room_id=room.pk, actor=host.actor)
+        room = await database_sync_to_async(friends_room)(host, {"friend": friend}, start=True)
         self.room = room
         await host.connect(room.code)
         watcher = await Player.guest("fuzz-watcher")

@@ -13,11 +13,12 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from games import driver, schedule, selectors, services
+from games.engine.seats import played_by_computer
 from games.engine.view import view_for
 from games.models import Draw, Match, Presence, Room, Seat, Watcher
 from games.state import room_state
 from tests.games.conftest import Player, match_over
-from tests.games.test_table_seats import friends_room
+from tests.rooms import computer_table, friends_in_play, open_room
 from tests.support import ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -33,10 +34,7 @@ def fresh_lease():
 async def test_a_room_nobody_is_at_ends_as_abandoned_and_watchers_see_it(settings):
     settings.ABANDON_AFTER_SECONDS = 0.5
     me = await Player.guest("me")
-    room = await database_sync_to_async(services.create_room)(
-        actor=me.actor, name="me", variant="babanuki", seat_count=3, mode="computer", rounds=1
-    )
-    await me.connect(room.code)
+    room = await computer_table(me, name="me", seats=3, rounds=1)
     watcher = await Player.guest("watcher")
     await watcher.connect(room.code, token=room.token)
     await me.close()  # the only player goes; a spectator alone does not keep a room alive
@@ -54,7 +52,7 @@ async def test_a_room_nobody_is_at_ends_as_abandoned_and_watchers_see_it(setting
 
 
 async def test_the_last_player_leaving_ends_the_match_for_everyone():
-    room, (a, b, c) = await friends_room("babanuki", 3, ["a", "b", "c"], rounds=1)
+    room, (a, b, c) = await friends_in_play("a", "b", "c", rounds=1)
     watcher = await Player.guest("watcher")
     await watcher.connect(room.code, token=room.token)
     await a.send(type="leave", **ply(a.state, "leave"))
@@ -69,7 +67,7 @@ async def test_the_last_player_leaving_ends_the_match_for_everyone():
 
 
 async def test_a_resignation_reaches_every_socket():
-    room, (host, friend) = await friends_room("babanuki", 2, ["host", "friend"], rounds=3)
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=3)
     watcher = await Player.guest("watcher")
     await watcher.connect(room.code, token=room.token)
     await friend.send(type="resign", **ply(friend.state, "resign"))
@@ -126,7 +124,7 @@ def owe_a_computer_turn(room_id: int, actor) -> None:
     """With no driver running, leave the room at a computer's turn: the computers may
     already have drawn back round to the human (a busy machine decides how far they got)."""
     state = room_state(Room.objects.get(pk=room_id))
-    if not schedule.played_by_computer(state["seats"][state["round"]["state"]["drawer"]]):
+    if not played_by_computer(state["seats"][state["round"]["state"]["drawer"]]):
         services.draw(room_id=room_id, actor=actor, position=0, at=ply(view_for(state), "draw"))
     assert schedule.next_due(room_state(Room.objects.get(pk=room_id))).kind == "computer_turn"
 
@@ -134,12 +132,9 @@ def owe_a_computer_turn(room_id: int, actor) -> None:
 async def test_past_500_deserted_rooms_a_new_room_owing_a_move_is_still_resumed():
     me = await Player.guest("me")
     await database_sync_to_async(make_deserted_rooms)(520, "someone")
-    room = await database_sync_to_async(services.create_room)(
-        actor=me.actor, name="me", variant="babanuki", seat_count=3, mode="computer", rounds=1
-    )
     # The player is at the table on a process that dies: its socket and its drivers are
     # gone, and no disconnect is recorded (the connection row stays fresh for a while).
-    await me.connect(room.code)
+    room = await computer_table(me, name="me", seats=3, rounds=1)
     if me.state["acting"] is not None:
         await me.send(type="draw", **ply(me.state, "draw"), position=0)
         await me.until(lambda s: s["acting"] is None)
@@ -161,7 +156,7 @@ def test_the_sweep_asks_exactly_what_the_driver_would_do(settings):
     settings.ABANDON_AFTER_SECONDS = 3600
     actor = services.Actor(guest="g")
     rooms = [
-        services.create_room(actor=actor, name="g", variant=v, seat_count=n, mode=mode, **extra)
+        open_room(actor, mode, name="g", variant=v, seats=n, **extra)
         for v, n, mode, extra in [
             ("babanuki", 3, "computer", {"rounds": 1}),
             ("old_maid", 2, "same_device", {"strike_limit": 1}),
@@ -187,7 +182,7 @@ async def test_one_process_sweeps_at_a_time():
 
 
 async def test_stale_watchers_are_removed_and_never_counted(settings):
-    room, (host, friend) = await friends_room("babanuki", 2, ["host", "friend"], rounds=1)
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
 
     def leave_a_dead_watcher():
         Watcher.objects.create(

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games import heartbeat, services
 from games.models import Presence, Room, Seat
-from tests.games.test_table_refusals import friends_table
+from tests.rooms import friends_in_play
 from tests.support import ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,7 +39,7 @@ def seats_of(room_id: int) -> list[tuple]:
 
 
 async def test_the_next_heartbeat_gives_swept_players_their_seats_and_the_room_back():
-    room, host, friend = await friends_table()
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     await database_sync_to_async(miss_every_beat_and_sweep)(room.pk)
     swept = await database_sync_to_async(seats_of)(room.pk)
     assert [(covered, away is not None, channel) for covered, away, channel in swept] == [

@@ -4,20 +4,17 @@ finished room leaves nothing behind in the driver."""
 import asyncio
 
 import pytest
-from channels.db import database_sync_to_async
 
-from games import driver, services
+from games import driver
 from tests.games.conftest import Player, match_over, play_to_match_end
+from tests.rooms import computer_table, waiting_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def test_a_waiting_room_keeps_no_state_in_the_driver():
     host = await Player.guest("g-host")
-    room = await database_sync_to_async(services.create_room)(
-        actor=host.actor, name="Ann", variant="babanuki", seat_count=3, mode="friends"
-    )
-    await host.connect(room.code)
+    room = await waiting_table(host, seats=3)
     assert host.state["room"]["status"] == "waiting"
     assert room.pk not in driver._latest
     await host.close()
@@ -25,15 +22,7 @@ async def test_a_waiting_room_keeps_no_state_in_the_driver():
 
 async def test_a_finished_room_keeps_no_state_in_the_driver():
     me = await Player.guest("g-solo")
-    room = await database_sync_to_async(services.create_room)(
-        actor=me.actor,
-        name="Ann",
-        variant="babanuki",
-        seat_count=2,
-        mode="computer",
-        single_round=True,
-    )
-    await me.connect(room.code)
+    room = await computer_table(me, single_round=True)
     await play_to_match_end(me)
     assert match_over(me.state)
     entry = driver._drivers.get(room.pk)

@@ -6,12 +6,11 @@ import re
 from pathlib import Path
 
 import pytest
-from channels.db import database_sync_to_async
 
-from games import services
 from games.consumers import ACTIONS, parse_action
 from games.errors import CODES
 from tests.games.conftest import Player
+from tests.rooms import computer_table, friends_in_play
 from tests.support import ply
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
@@ -42,16 +41,7 @@ def test_error_table_lists_exactly_the_server_codes():
 @pytest.mark.django_db(transaction=True)
 async def test_server_examples_have_the_shape_of_real_messages():
     me = await Player.guest("doc")
-    room = await database_sync_to_async(services.create_room)(
-        actor=me.actor,
-        name="Ann",
-        variant="babanuki",
-        seat_count=3,
-        mode="computer",
-        rounds=1,
-        first_dealer=2,
-    )
-    await me.connect(room.code)
+    await computer_table(me, seats=3, rounds=1, first_dealer=2)
     await me.send(type="draw", **ply(me.state, "draw"), position=0, ref="d1")
     event_state = await me.until(lambda s: s["event"] and s["event"]["kind"] == "draw")
     await me.send(type="draw", **{**ply(me.state, "draw"), "draw": 0}, position=0, ref="d2")
@@ -82,9 +72,7 @@ REFUSALS = dict(
 
 async def _table():
     """A two-seat friends table, both seated and connected, and a spectator."""
-    from tests.games.test_table_refusals import friends_table
-
-    room, host, friend = await friends_table()
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     drawer = host if host.state["acting"] is not None else friend
     waiting = friend if drawer is host else host
     return room, drawer, waiting

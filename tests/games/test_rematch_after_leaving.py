@@ -5,8 +5,9 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games import selectors, services
+from games.engine.seats import played_by_computer
 from games.models import Match, Seat
-from games.schedule import played_by_computer
+from tests.rooms import friends_room
 
 pytestmark = pytest.mark.django_db
 
@@ -34,11 +35,7 @@ def play_out(room_id: int, humans: dict) -> dict:
 def left_and_rematched():
     users = [get_user_model().objects.create_user(n, password="a-long-password-1") for n in "ab"]
     host, friend = (services.Actor(user_id=u.pk) for u in users)
-    room = services.create_room(
-        actor=host, name="a", variant="babanuki", seat_count=3, mode="friends", rounds=1
-    )
-    services.join_room(room_id=room.pk, actor=friend, name="b")
-    services.start_match(room_id=room.pk, actor=host, fill_with_computers=True)
+    room = friends_room(host, {"b": friend}, name="a", seats=3, rounds=1, start=True, fill=True)
     services.leave_match(room_id=room.pk, actor=friend)
     play_out(room.pk, {0: host})
     services.rematch(room_id=room.pk, actor=host)

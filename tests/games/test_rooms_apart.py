@@ -9,6 +9,7 @@ from channels.db import database_sync_to_async
 
 from games import services
 from tests.games.conftest import Player
+from tests.rooms import computer_room, friends_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,17 +26,9 @@ async def test_a_stuck_computer_move_in_one_room_holds_up_no_other_rooms_socket(
 
     monkeypatch.setattr(services, "computer_turn", slow_in_room_a)
     a, b = await Player.guest("g-a"), await Player.guest("g-b")
-    room_a = await database_sync_to_async(services.create_room)(
-        actor=a.actor,
-        name="Ann",
-        variant="babanuki",
-        seat_count=3,
-        mode="computer",
-        first_dealer=0,  # seat 0 deals, seat 1 (a computer) draws first
-    )
-    room_b = await database_sync_to_async(services.create_room)(
-        actor=b.actor, name="Bob", variant="babanuki", seat_count=2, mode="friends"
-    )
+    # Seat 0 deals, seat 1 (a computer) draws first.
+    room_a = await database_sync_to_async(computer_room)(a, seats=3, first_dealer=0)
+    room_b = await database_sync_to_async(friends_room)(b)
     try:
         # Seat 1 draws first in room A: its move is now stuck in a thread.
         await a.connect(room_a.code)

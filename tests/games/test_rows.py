@@ -13,6 +13,7 @@ from games.engine.view import view_for
 from games.models import Draw, Match, Presence, Room, Round, Seat, Watcher
 from games.services import sql
 from games.state import room_state
+from tests.rooms import friends_room
 from tests.support import ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,11 +26,7 @@ def fields(obj) -> dict:
 def played_room(tag: str = "") -> Room:
     """A friends room two rounds into a match, with draws, a presence and a watcher."""
     host, friend = services.Actor(guest=f"host{tag}"), services.Actor(guest=f"friend{tag}")
-    room = services.create_room(
-        actor=host, name="host", variant="babanuki", seat_count=3, mode="friends", rounds=3
-    )
-    services.join_room(room_id=room.pk, actor=friend, name="friend")
-    services.start_match(room_id=room.pk, actor=host, fill_with_computers=True)
+    room = friends_room(host, {"friend": friend}, seats=3, rounds=3, start=True, fill=True)
     actors = {0: host, 1: friend}
     for _ in range(400):
         state = room_state(Room.objects.get(pk=room.pk))

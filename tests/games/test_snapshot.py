@@ -8,6 +8,7 @@ from django.db import connection
 
 from games import selectors, services, state
 from games.models import Room
+from tests.rooms import friends_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,11 +20,7 @@ needs_postgresql = pytest.mark.skipif(
 
 def playing_room() -> tuple[Room, list[services.Actor]]:
     actors = [services.Actor(guest="g-ann"), services.Actor(guest="g-bob")]
-    room = services.create_room(
-        actor=actors[0], name="Ann", variant="babanuki", seat_count=2, mode="friends"
-    )
-    services.join_room(room_id=room.pk, actor=actors[1], name="Bob")
-    services.start_match(room_id=room.pk, actor=actors[0])
+    room = friends_room(actors[0], {"Bob": actors[1]}, name="Ann", start=True)
     return room, actors
 
 

@@ -6,11 +6,11 @@ import os
 
 import pytest
 import redis
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from games import consumers, services
+from games import consumers
 from tests.games.conftest import Player
+from tests.rooms import waiting_table
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 pytestmark = [
@@ -41,10 +41,7 @@ async def test_a_socket_ending_while_it_handles_a_room_change_leaves_no_subscrip
     pubsub_layer, monkeypatch
 ):
     host = await Player.guest("g-host")
-    room = await database_sync_to_async(services.create_room)(
-        actor=host.actor, name="Ann", variant="babanuki", seat_count=3, mode="friends"
-    )
-    await host.connect(room.code)
+    await waiting_table(host, seats=3)
     layer = get_channel_layer()
     (channel,) = [name for name in layer.channels if name.startswith(layer.prefix)]
     assert subscribed(channel)

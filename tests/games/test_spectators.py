@@ -2,11 +2,10 @@
 and the players hear the count coalesced, not once per arrival."""
 
 import pytest
-from channels.db import database_sync_to_async
 
-from games import services
 from games.services import sql
 from tests.games.conftest import Player
+from tests.rooms import waiting_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -18,10 +17,7 @@ async def test_a_crowd_of_spectators_takes_no_room_lock_and_reaches_players_coal
 ):
     settings.SPECTATOR_COUNT_SECONDS = 2
     host = await Player.guest("g-host")
-    room = await database_sync_to_async(services.create_room)(
-        actor=host.actor, name="Ann", variant="babanuki", seat_count=3, mode="friends"
-    )
-    await host.connect(room.code)
+    room = await waiting_table(host, seats=3)
     locks = []
     lock_room = sql.lock_room
     monkeypatch.setattr(

@@ -12,11 +12,12 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db.backends import utils
 
-from games import consumers, selectors, services, workers
+from games import consumers, selectors, workers
 from games.consumers import TableConsumer
 from games.identity import Actor
 from tests.games.conftest import Player
-from tests.games.test_table_refusals import draw_count, expect_error, friends_table
+from tests.games.test_table_refusals import draw_count, expect_error
+from tests.rooms import computer_room, friends_in_play
 from tests.support import ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -58,7 +59,7 @@ async def refused_without_queries(monkeypatch, player, frame: dict, code: str) -
 async def test_a_spectators_or_out_of_turn_draw_is_refused_with_no_database_query(
     monkeypatch, who, code, message
 ):
-    room, host, friend = await friends_table()
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     if who == "spectator":
         sender = await Player.guest("eyes")
         await sender.connect(room.code, token=room.token)
@@ -71,7 +72,7 @@ async def test_a_spectators_or_out_of_turn_draw_is_refused_with_no_database_quer
 
 
 async def test_stale_out_of_range_and_early_next_round_are_refused_with_no_query(monkeypatch):
-    room, host, friend = await friends_table()
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     drawer = host if host.state["acting"] is not None else friend
     at = ply(drawer.state, "draw")
     count = drawer.state["seats"][drawer.state["round"]["giver"]]["count"]
@@ -95,7 +96,7 @@ async def test_stale_out_of_range_and_early_next_round_are_refused_with_no_query
 
 async def test_the_kept_states_refusals_are_the_services_own(monkeypatch):
     """The same refusal, code and message, whether the socket or the service decides."""
-    room, host, friend = await friends_table()
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     waiting = friend if host.state["acting"] is not None else host
     frame = {"type": "draw", **ply(waiting.state, "draw"), "position": 0}
     await waiting.send(**frame)
@@ -117,7 +118,7 @@ async def test_frames_after_the_4429_close_are_dropped_unread(monkeypatch):
         await dispatch(socket, message)
 
     monkeypatch.setattr(TableConsumer, "dispatch", counting)
-    room, host, friend = await friends_table()
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     dispatched.clear()
     reads.clear()
     for _ in range(31):
@@ -141,7 +142,7 @@ async def test_frames_after_the_4429_close_are_dropped_unread(monkeypatch):
     ids=["escaped", "raw"],
 )
 async def test_a_lone_surrogate_in_the_type_keeps_the_frames_ref(frame):
-    room, host, friend = await friends_table()
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     await host.socket.send_to(text_data=frame)
     error = await expect_error(host, "malformed")
     assert error["ref"] == "r1"
@@ -153,9 +154,7 @@ async def test_a_lone_surrogate_in_the_type_keeps_the_frames_ref(frame):
 async def a_table_socket(monkeypatch):
     """A consumer for a real room's state, its sends recorded (no ASGI server)."""
     guest = Actor(guest="g" * 32)
-    room = await database_sync_to_async(services.create_room)(
-        actor=guest, name="Ann", variant="babanuki", seat_count=2, mode="computer"
-    )
+    room = await database_sync_to_async(computer_room)(guest)
     state = await database_sync_to_async(selectors.snapshot)(room.pk)
     socket = TableConsumer()
     socket.actor, socket.language, socket.room_id = guest, "en", room.pk
@@ -230,7 +229,7 @@ async def test_the_sockets_database_calls_do_not_share_the_process_thread(monkey
     # Whichever way the consumer reaches the database (games.workers, or directly).
     monkeypatch.setattr(consumers, "database_sync_to_async", recording, raising=False)
     monkeypatch.setattr(workers, "database_sync_to_async", recording)
-    room, host, friend = await friends_table()
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     await host.send(type="sync")  # the kept state: no database call
     await host.receive()
     await host.close()

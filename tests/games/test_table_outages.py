@@ -13,7 +13,7 @@ from django.db import OperationalError
 from games import services
 from games.broadcast import group_name
 from games.models import Draw, Presence
-from tests.games.test_table_refusals import friends_table
+from tests.rooms import friends_in_play
 from tests.support import ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -54,7 +54,7 @@ def no_errors_logged(caplog):
 
 
 async def test_an_action_during_a_database_outage_gets_unavailable(caplog):
-    room, host, friend = await friends_table()
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     drawer = host if host.state["acting"] is not None else friend
     version, at = drawer.state["version"], ply(drawer.state, "draw")
     with mock.patch.object(services, "draw", side_effect=OperationalError("server gone")):
@@ -70,7 +70,7 @@ async def test_an_action_during_a_database_outage_gets_unavailable(caplog):
 
 
 async def test_a_lost_broadcast_is_caught_up_by_the_heartbeat(quick_heartbeat, caplog):
-    room, host, friend = await friends_table()
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     drawer = host if host.state["acting"] is not None else friend
     version = drawer.state["version"]
     # The channel layer fails after the commit: the draw stands, nobody is told ...
@@ -92,7 +92,7 @@ async def test_a_lost_broadcast_is_caught_up_by_the_heartbeat(quick_heartbeat, c
 
 
 async def test_a_socket_forgotten_by_its_group_joins_it_again(settings, quick_heartbeat):
-    room, host, friend = await friends_table()
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     # As after a Redis restart: the group no longer lists the host's socket.
     channel = await database_sync_to_async(
         lambda: Presence.objects.get(seat__room=room, seat__index=host.state["you"][0]).channel_name
@@ -155,7 +155,7 @@ async def test_a_hung_broadcast_is_dropped_after_the_timeout_and_later_ones_stil
 
 
 async def test_a_failing_broadcast_after_the_commit_leaves_the_draw_answered_as_made(caplog):
-    room, host, friend = await friends_table()
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     drawer = host if host.state["acting"] is not None else friend
     with mock.patch("games.broadcast.room_changed", side_effect=RuntimeError("a bug")):
         await drawer.send(type="draw", **ply(drawer.state, "draw"), position=0, ref="d1")

@@ -7,30 +7,18 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from games import services
 from games.engine import dealt_counts, get_variant, seeded
 from games.models import Draw, Room, Round
 from tests.games.conftest import HOST, Player, match_over, my_turn, play_to_match_end
+from tests.rooms import at_table, computer_room, computer_table, friends_room, open_room
 from tests.support import ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-create_room = database_sync_to_async(services.create_room)
-join_room = database_sync_to_async(services.join_room)
-
 
 async def test_versus_computer_to_the_match_end_then_rematch():
     me = await Player.guest("guest-a")
-    room = await create_room(
-        actor=me.actor,
-        name="Ann",
-        variant="babanuki",
-        seat_count=4,
-        mode="computer",
-        computer_level="easy",
-        rounds=3,
-    )
-    assert await me.connect(room.code)
+    room = await computer_table(me, seats=4, computer_level="easy", rounds=3)
     assert me.state["you"] == [0]
     assert [s["kind"] for s in me.state["seats"]] == ["human", "computer", "computer", "computer"]
     # The deal is committed to before the first draw; its seed stays secret.
@@ -74,17 +62,10 @@ async def test_versus_computer_to_the_match_end_then_rematch():
 async def test_friends_game_two_players_see_each_others_draws_live():
     host = await Player.user("host")
     friend = await Player.user("friend")
-    room = await create_room(
-        actor=host.actor,
-        name="host",
-        variant="old_maid",
-        seat_count=2,
-        mode="friends",
-        strike_limit=2,
+    room = await database_sync_to_async(friends_room)(
+        host, {"friend": friend}, variant="old_maid", strike_limit=2
     )
-    await join_room(room_id=room.pk, actor=friend.actor, name="friend")
-    assert await host.connect(room.code)
-    assert await friend.connect(room.code)
+    await at_table(room, host, friend)
     assert friend.state["you"] == [1]
     await host.send(type="start", fill=False)
     await host.until(lambda s: s["room"]["status"] == "playing")
@@ -107,12 +88,12 @@ async def test_friends_game_two_players_see_each_others_draws_live():
 
 async def test_same_device_one_browser_plays_every_seat_through_the_curtain():
     device = await Player.guest("family")
-    room = await create_room(
-        actor=device.actor,
+    room = await database_sync_to_async(open_room)(
+        device,
+        Room.Mode.SAME_DEVICE,
         name="Player",
         variant="schwarzer_peter",
-        seat_count=3,
-        mode="same_device",
+        seats=3,
         single_round=True,
     )
     assert await device.connect(room.code)
@@ -135,13 +116,7 @@ async def test_same_device_one_browser_plays_every_seat_through_the_curtain():
 
 async def test_spectators_need_the_link_for_private_rooms_and_see_no_hands():
     host = await Player.guest("h")
-    room = await create_room(
-        actor=host.actor,
-        name="h",
-        variant="babanuki",
-        seat_count=3,
-        mode="computer",
-    )
+    room = await database_sync_to_async(computer_room)(host, seats=3)
     stranger = await Player.guest("s")
     assert not await stranger.connect(room.code)
     assert await stranger.connect(room.code, token=room.token)
@@ -155,13 +130,7 @@ async def test_spectators_need_the_link_for_private_rooms_and_see_no_hands():
 
 async def test_a_foreign_origin_is_refused():
     host = await Player.guest("o")
-    room = await create_room(
-        actor=host.actor,
-        name="o",
-        variant="babanuki",
-        seat_count=2,
-        mode="computer",
-    )
+    room = await database_sync_to_async(computer_room)(host)
     socket = WebsocketCommunicator(
         application,
         f"/ws/rooms/{room.code}/",
@@ -177,15 +146,7 @@ async def test_a_foreign_origin_is_refused():
 
 async def test_room_version_moves_one_per_change():
     me = await Player.guest("v")
-    room = await create_room(
-        actor=me.actor,
-        name="v",
-        variant="babanuki",
-        seat_count=2,
-        mode="computer",
-        rounds=1,
-    )
-    await me.connect(room.code)
+    room = await computer_table(me, rounds=1)
     await play_to_match_end(me)
     versions = sorted({m["version"] for m in me.messages if m["type"] == "state"})
     draws = await database_sync_to_async(Draw.objects.filter(round__match__room=room).count)()

@@ -7,34 +7,12 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from games import services
 from games.models import Draw, Room
 from tests.games.conftest import Player
+from tests.rooms import friends_in_play
 from tests.support import ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-async def friends_table(variant="babanuki", seats=2):
-    host = await Player.user("host")
-    friend = await Player.user("friend")
-    room = await database_sync_to_async(services.create_room)(
-        actor=host.actor,
-        name="host",
-        variant=variant,
-        seat_count=seats,
-        mode="friends",
-        **({"rounds": 1} if variant == "babanuki" else {}),
-    )
-    await database_sync_to_async(services.join_room)(
-        room_id=room.pk, actor=friend.actor, name="friend"
-    )
-    await host.connect(room.code)
-    await friend.connect(room.code)
-    await host.send(type="start", fill=True)
-    await host.until(lambda s: s["room"]["status"] == "playing")
-    await friend.until(lambda s: s["room"]["status"] == "playing")
-    return room, host, friend
 
 
 async def expect_error(player: Player, code: str) -> dict:
@@ -57,7 +35,7 @@ async def draw_count(room):
 
 
 async def test_stale_and_duplicate_actions_are_refused():
-    room, host, friend = await friends_table()
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     drawer = host if host.state["acting"] is not None else friend
     state = drawer.state
     message = {"type": "draw", **ply(state, "draw"), "position": 0}
@@ -73,7 +51,7 @@ async def test_stale_and_duplicate_actions_are_refused():
 
 
 async def test_drawing_out_of_turn_is_refused():
-    room, host, friend = await friends_table()
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     waiting = friend if host.state["acting"] is not None else host
     await waiting.send(type="draw", **ply(waiting.state, "draw"), position=0)
     await expect_error(waiting, "not_your_turn")
@@ -81,7 +59,7 @@ async def test_drawing_out_of_turn_is_refused():
 
 
 async def test_bad_positions_are_refused():
-    room, host, friend = await friends_table()
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     drawer = host if host.state["acting"] is not None else friend
     for position in (-1, 999):
         await drawer.send(type="draw", **ply(drawer.state, "draw"), position=position)
@@ -113,7 +91,7 @@ async def test_bad_positions_are_refused():
     ],
 )
 async def test_malformed_messages_get_a_structured_error(frame, code):
-    room, host, _friend = await friends_table()
+    room, (host, _friend) = await friends_in_play("host", "friend", rounds=1)
     before = await room_version(room)
     if isinstance(frame, bytes):
         await host.socket.send_to(bytes_data=frame)
@@ -128,7 +106,7 @@ async def test_malformed_messages_get_a_structured_error(frame, code):
 
 
 async def test_flooding_is_rate_limited_without_closing():
-    room, host, _friend = await friends_table()
+    room, (host, _friend) = await friends_in_play("host", "friend", rounds=1)
     for _ in range(25):
         await host.send(type="ping")
     replies = [await host.receive() for _ in range(25)]
@@ -141,7 +119,7 @@ async def test_flooding_is_rate_limited_without_closing():
 
 
 async def test_two_sockets_racing_to_draw_apply_exactly_one():
-    room, host, friend = await friends_table()
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     drawer = host if host.state["acting"] is not None else friend
     twin = Player(drawer.session_key, drawer.actor)  # the same player in a second tab
     await twin.connect(room.code)
@@ -163,7 +141,7 @@ async def test_two_sockets_racing_to_draw_apply_exactly_one():
 
 
 async def test_actions_that_the_match_state_does_not_allow():
-    room, host, friend = await friends_table()
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     await friend.send(type="start", fill=True)
     await expect_error(friend, "not_host")
     await host.send(type="next_round", **ply(host.state, "next_round"))
@@ -179,7 +157,7 @@ async def test_actions_that_the_match_state_does_not_allow():
 
 
 async def test_players_see_how_many_are_watching_without_a_version_change():
-    room, host, _friend = await friends_table()
+    room, (host, _friend) = await friends_in_play("host", "friend", rounds=1)
     version = host.state["version"]
     watcher = await Player.guest("eyes")
     await watcher.connect(room.code, token=room.token)

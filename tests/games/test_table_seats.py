@@ -6,39 +6,18 @@ import contextlib
 import pytest
 from channels.db import database_sync_to_async
 
-from games import driver, services
+from games import driver
 from games.models import Draw, Seat
 from tests.games.conftest import Player, match_over, play_to_match_end
+from tests.rooms import computer_table, friends_in_play
 from tests.support import ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-async def friends_room(variant, seats, names, **rules):
-    players = [await Player.user(name) for name in names]
-    room = await database_sync_to_async(services.create_room)(
-        actor=players[0].actor,
-        name=names[0],
-        variant=variant,
-        seat_count=seats,
-        mode="friends",
-        **rules,
-    )
-    for player, name in zip(players[1:], names[1:], strict=False):
-        await database_sync_to_async(services.join_room)(
-            room_id=room.pk, actor=player.actor, name=name
-        )
-    for player in players:
-        await player.connect(room.code)
-    await players[0].send(type="start", fill=True)
-    for player in players:
-        await player.until(lambda s: s["room"]["status"] == "playing")
-    return room, players
-
-
 async def test_a_seat_away_past_the_grace_period_is_covered_then_handed_back(settings):
     settings.SEAT_GRACE_SECONDS = 0.3
-    room, (host, friend) = await friends_room("babanuki", 2, ["host", "friend"], rounds=1)
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     await friend.close()
     # The host sees the friend go away, then the computer cover the seat.
     state = await host.until(lambda s: s["seats"][1]["away"])
@@ -58,7 +37,7 @@ async def test_a_seat_away_past_the_grace_period_is_covered_then_handed_back(set
 
 
 async def test_leaving_a_three_seat_match_hands_the_seat_to_the_computer():
-    room, (a, b, c) = await friends_room("babanuki", 3, ["a", "b", "c"], rounds=1)
+    room, (a, b, c) = await friends_in_play("a", "b", "c", rounds=1)
     await c.send(type="leave", **ply(c.state, "leave"))
     state = await a.until(lambda s: s["seats"][2]["left"])
     assert state["seats"][2]["left"]
@@ -75,7 +54,7 @@ async def test_leaving_a_three_seat_match_hands_the_seat_to_the_computer():
 
 
 async def test_resigning_a_two_seat_match_is_a_loss_for_the_resigner():
-    room, (host, friend) = await friends_room("schwarzer_peter", 2, ["host", "friend"])
+    room, (host, friend) = await friends_in_play("host", "friend", variant="schwarzer_peter")
     await friend.send(type="resign", **ply(friend.state, "resign"))
     state = await host.until(match_over)
     assert state["match"]["losers"] == [1] and state["match"]["winners"] == [0]
@@ -84,19 +63,10 @@ async def test_resigning_a_two_seat_match_is_a_loss_for_the_resigner():
 
 async def test_computer_turns_resume_after_the_driver_dies():
     me = await Player.guest("solo")
-    room = await database_sync_to_async(services.create_room)(
-        actor=me.actor,
-        name="solo",
-        variant="babanuki",
-        seat_count=4,
-        mode="computer",
-        rounds=1,
-        first_dealer=0,
-    )
     # Dealer 0 is drawn from first, so seat 1 (a computer) draws first. The player is at
     # the table on a process that dies: its socket and its drivers are gone, and no
     # disconnect is recorded (the connection row stays fresh for a while).
-    await me.connect(room.code)
+    room = await computer_table(me, seats=4, rounds=1, first_dealer=0)
     me.socket.future.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await me.socket.future
@@ -127,7 +97,7 @@ async def test_a_dead_process_connections_go_stale_and_the_sweep_covers_the_seat
     from games.models import Presence
 
     settings.SEAT_GRACE_SECONDS = 0
-    room, (host, friend) = await friends_room("babanuki", 2, ["host", "friend"], rounds=1)
+    room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     # The process holding the friend's socket dies: no disconnect, its presence just ages.
     long_ago = timezone.now() - timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS + 1)
     await database_sync_to_async(

@@ -2,7 +2,7 @@
 (pips where printed cards put them, the right suit symbol and never a letter, indices in
 both corners, distinct court cards, joker and Black Peter, a compact drawing for small
 cards), the element carries its name for screen readers, and the names agree with the
-server's (games/cards.py) in English, Japanese and Chinese."""
+server's (games/card_names.py) in English, Japanese and Chinese."""
 
 import json
 import re
@@ -15,7 +15,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.cards import card_name, pair_name
+from games.card_names import card_name, pair_name
 from games.engine import get_variant
 from games.engine.cards import RANKS
 

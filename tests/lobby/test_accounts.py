@@ -2,9 +2,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import selectors, services
+from games import services
 from games.models import Room, Seat
 from tests.lobby.conftest import COMPUTER_GAME, PASSWORD
+from tests.rooms import computer_room, play_out_versus_computer
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -84,11 +85,8 @@ def test_change_password(client, make_user):
 
 def test_profile_shows_matches_by_variant(client, make_user):
     user = make_user("pro")
-    actor = services.Actor(user_id=user.pk)
-    room = services.create_room(
-        actor=actor, name="pro", variant="babanuki", seat_count=2, mode="computer", rounds=1
-    )
-    services.resign(room_id=room.pk, actor=actor)
+    room = computer_room(user, rounds=1)
+    services.resign(room_id=room.pk, actor=services.Actor(user_id=user.pk))
     client.force_login(user)
     text = client.get("/accounts/profile/").content.decode()
     assert "Babanuki" in text and f"/r/{room.code}/" in text and "lost" in text
@@ -96,23 +94,8 @@ def test_profile_shows_matches_by_variant(client, make_user):
 
 def test_room_page_lists_each_rounds_loser_and_length(client, make_user):
     user = make_user("hist")
-    actor = services.Actor(user_id=user.pk)
-    room = services.create_room(
-        actor=actor,
-        name="hist",
-        variant="old_maid",
-        seat_count=2,
-        mode="computer",
-        strike_limit=1,
-    )
-    while room.status != Room.Status.FINISHED:
-        room.refresh_from_db()
-        state = selectors.snapshot(room.pk)["round"]["state"]
-        if state["drawer"] == 0:
-            services.draw(room_id=room.pk, actor=actor, position=0)
-        else:
-            services.computer_turn(room_id=room.pk, version=room.version)
-        room.refresh_from_db()
+    room = computer_room(user, variant="old_maid", strike_limit=1)
+    play_out_versus_computer(room, user)
     rnd = room.matches.get().rounds.get()
     client.force_login(user)
     text = client.get(f"/r/{room.code}/").content.decode()

@@ -8,6 +8,7 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from games import services
+from tests.rooms import friends_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,13 +36,8 @@ async def test_lobby_follows_rooms_opening_filling_and_starting(make_user):
     guest = await database_sync_to_async(make_user)("gil")
     socket = await lobby_socket()
 
-    room = await database_sync_to_async(services.create_room)(
-        actor=services.Actor(user_id=host.pk),
-        name="hal",
-        variant="old_maid",
-        seat_count=3,
-        mode="friends",
-        listed=True,
+    room = await database_sync_to_async(friends_room)(
+        host, variant="old_maid", seats=3, listed=True
     )
     (listed,) = await next_list(socket)
     assert listed["code"] == room.code and listed["taken"] == 1 and listed["host"] == "hal"
@@ -56,13 +52,8 @@ async def test_lobby_follows_rooms_opening_filling_and_starting(make_user):
     )
     assert await next_list(socket) == []
 
-    private = await database_sync_to_async(services.create_room)(
-        actor=services.Actor(user_id=host.pk),
-        name="hal",
-        variant="old_maid",
-        seat_count=3,
-        mode="friends",
-        listed=False,
+    private = await database_sync_to_async(friends_room)(
+        host, variant="old_maid", seats=3, listed=False
     )
     assert private and await socket.receive_nothing(timeout=0.3)
     await socket.send_to(text_data="{}")
@@ -76,9 +67,7 @@ async def test_a_playing_listed_room_sends_the_lobby_nothing(make_user):
     socket = await lobby_socket()
 
     def open_room():
-        return services.create_room(
-            actor=actor, name="hal", variant="old_maid", seat_count=3, mode="friends", listed=True
-        )
+        return friends_room(host, variant="old_maid", seats=3, listed=True)
 
     room = await database_sync_to_async(open_room)()
     assert len(await next_list(socket)) == 1

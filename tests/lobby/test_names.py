@@ -7,19 +7,9 @@ from games import services
 from games.errors import ActionError
 from games.models import Seat
 from games.names import name_key, normalise
+from tests.lobby.conftest import LANGUAGES, REFUSED
 
 pytestmark = pytest.mark.django_db
-
-INVISIBLE = {
-    "en": "A name cannot contain invisible characters or control characters.",
-    "ja": "名前に見えない文字や制御文字は使えません。",
-    "zh-hans": "名字里不能有不可见字符或控制字符。",
-}
-TAKEN = {
-    "en": "Someone at this table is already called",
-    "ja": "このテーブルにはもう「",
-    "zh-hans": "这张牌桌上已经有人叫",
-}
 
 
 @pytest.fixture
@@ -35,22 +25,22 @@ def join(room, name, language="en"):
 
 
 @pytest.mark.parametrize("name", ["Ann\u200b", "An\xadn", "\u061cAnn", "Ann\ufe0f", "A\u2060nn"])
-@pytest.mark.parametrize("language", ["en", "ja", "zh-hans"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_a_name_with_an_invisible_character_is_refused_in_the_readers_language(
     room_with_ann, name, language
 ):
     response = join(room_with_ann, name, language)
     assert response.status_code == 200
-    assert INVISIBLE[language] in response.content.decode()
+    assert REFUSED["invisible"][language] in response.content.decode()
     assert Seat.objects.filter(room=room_with_ann, index=2, guest="").exists()
 
 
 @pytest.mark.parametrize("name", ["Ａｎｎ", "ANN", "ａｎｎ", " ann ", "Ann\u3000"])
-@pytest.mark.parametrize("language", ["en", "ja", "zh-hans"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_a_name_that_normalises_to_a_taken_one_is_refused(room_with_ann, name, language):
     response = join(room_with_ann, name, language)
     assert response.status_code == 200
-    assert TAKEN[language] in response.content.decode()
+    assert REFUSED["taken"][language] in response.content.decode()
     assert 'aria-invalid="true"' in response.content.decode()
     assert Seat.objects.filter(room=room_with_ann, index=2, guest="").exists()
 
@@ -87,7 +77,7 @@ def test_a_stale_invitation_page_shows_the_taken_name_next_to_the_field(room_wit
     monkeypatch.setattr(forms.JoinForm, "__init__", _without_taken_names(forms.JoinForm.__init__))
     response = join(room_with_ann, "ANN")
     assert response.status_code == 200
-    assert TAKEN["en"] in response.content.decode()
+    assert REFUSED["taken"]["en"] in response.content.decode()
     assert Seat.objects.filter(room=room_with_ann, index=2, guest="").exists()
 
 

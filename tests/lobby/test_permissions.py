@@ -3,8 +3,8 @@
 import pytest
 from django.test import Client
 
-from games import services
 from games.models import Room
+from tests.rooms import friends_room
 
 pytestmark = pytest.mark.django_db
 
@@ -13,16 +13,8 @@ ROLES = ["anonymous", "stranger", "seated", "host", "staff"]
 
 @pytest.fixture
 def world(make_user, host):
-    room = services.create_room(
-        actor=services.Actor(user_id=host.pk),
-        name="hana",
-        variant="babanuki",
-        seat_count=3,
-        mode=Room.Mode.FRIENDS,
-        rounds=1,
-    )
     seated = make_user("sam")
-    services.join_room(room_id=room.pk, actor=services.Actor(user_id=seated.pk), name="sam")
+    room = friends_room(host, {"sam": seated}, seats=3, rounds=1)
     users = {
         "stranger": make_user("stan"),
         "seated": seated,

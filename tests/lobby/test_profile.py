@@ -9,26 +9,20 @@ from datetime import UTC, datetime
 import pytest
 from django.utils import timezone, translation
 
-from games import selectors, services
+from games import selectors
 from games.models import Match, Room, Seat
 from lobby.profile import places_text, win_rate
+from tests.rooms import open_room
 
 pytestmark = pytest.mark.django_db
 
 DAY = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
 
-def room_for(user, variant="babanuki", seats=3, mode="computer", **rules):
-    if variant in ("babanuki", "jijinuki"):
-        rules.setdefault("rounds", 3)
-    return services.create_room(
-        actor=services.Actor(user_id=user.pk),
-        name=user.username,
-        variant=variant,
-        seat_count=seats,
-        mode=mode,
-        **rules,
-    )
+def room_for(user, variant="babanuki", seats=3, mode=Room.Mode.COMPUTER, **rules):
+    """A room of ``user``'s, for three versus the computer unless told otherwise (points
+    games: three rounds, the default)."""
+    return open_room(user, mode, variant=variant, seats=seats, **rules)
 
 
 def record(room, rounds, winners=None, finished=True, how=None):
@@ -92,11 +86,11 @@ def test_a_hand_counted_record(make_user, client):
     client.force_login(me)
     page = client.get("/accounts/profile/").content.decode()
     baba_card = page.split('id="record-babanuki"')[1].split("</section>")[0]
-    assert figure("50 %", "Win rate") in baba_card
+    assert figure("50\xa0%", "Win rate") in baba_card
     assert figure("2", "Times left holding the odd card") in baba_card
     assert "<li>1st: 4 times</li><li>2nd: 1 time</li><li>3rd: 2 times</li>" in baba_card
     maid_card = page.split('id="record-old_maid"')[1].split("</section>")[0]
-    assert figure("33.3 %", "Win rate") in maid_card
+    assert figure("33.3\xa0%", "Win rate") in maid_card
     assert "Places" not in maid_card  # loser-only games keep no places
     assert "Places (1st, 2nd" not in page and "1: 1" not in page
     rows = re.findall(r'<li class="outcome-(\w+)">(.*?)</li>', page, re.S)
@@ -133,12 +127,12 @@ def test_the_record_reads_in_japanese_and_chinese(make_user, client, language, d
 @translation.override("en")
 def test_win_rates_are_rounded_to_one_decimal_at_most():
     assert [win_rate(x) for x in (2 / 3, 1 / 2, 7 / 9, 1 / 8, 1.0, 0.0, None)] == [
-        "66.7 %",
-        "50 %",
-        "77.8 %",
-        "12.5 %",
-        "100 %",
-        "0 %",
+        "66.7\xa0%",
+        "50\xa0%",
+        "77.8\xa0%",
+        "12.5\xa0%",
+        "100\xa0%",
+        "0\xa0%",
         "–",
     ]
 

@@ -6,10 +6,11 @@ import re
 
 import pytest
 
-from games import selectors, services
+from games import services
 from games.engine import deal_start_offset, dealt_counts, get_variant, seeded
-from games.models import Room, Round
+from games.models import Round
 from games.replay import ReplayMismatch, replay_steps
+from tests.rooms import computer_room, play_out_versus_computer
 
 pytestmark = pytest.mark.django_db
 
@@ -21,26 +22,13 @@ def finished_round(variant="old_maid", seats=2, *, old_deal=False, **rules):
     starting one seat after the start today's dealing table gives, and store it with that
     deal record: a round dealt long ago, before the table changed."""
     host = services.Actor(guest="replayer")
-    room = services.create_room(
-        actor=host,
-        name="Rae",
-        variant=variant,
-        seat_count=seats,
-        mode="computer",
-        **(rules or {"strike_limit": 1}),
+    room = computer_room(
+        host, name="Rae", variant=variant, seats=seats, **(rules or {"strike_limit": 1})
     )
     if old_deal:
         rnd = Round.objects.get(match__room=room)
         redeal(rnd, (todays_start(room, rnd) + 1) % seats)
-    while True:
-        room.refresh_from_db()
-        if room.status == Room.Status.FINISHED:
-            break
-        state = selectors.snapshot(room.pk)["round"]["state"]
-        if state["drawer"] == 0:
-            services.draw(room_id=room.pk, actor=host, position=0)
-        else:
-            services.computer_turn(room_id=room.pk, version=room.version)
+    play_out_versus_computer(room, host)
     return room, Round.objects.get(match__room=room)
 
 
@@ -140,14 +128,7 @@ def test_a_finished_rounds_replay_link_opens_for_anyone(client, django_user_mode
 
 
 def test_a_round_in_play_is_never_revealed(client):
-    room = services.create_room(
-        actor=services.Actor(guest="x"),
-        name="x",
-        variant="babanuki",
-        seat_count=2,
-        mode="computer",
-        rounds=1,
-    )
+    room = computer_room(services.Actor(guest="x"), name="x", rounds=1)
     rnd = Round.objects.get(match__room=room)
     response = client.get(f"/replay/{rnd.replay_id}/")
     text = response.content.decode()

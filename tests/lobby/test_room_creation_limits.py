@@ -9,20 +9,9 @@ from games import services
 from games.errors import ActionError
 from games.models import Room
 from games.services import limits
-from tests.lobby.conftest import COMPUTER_GAME
+from tests.lobby.conftest import COMPUTER_GAME, LANGUAGES, REFUSED
 
 pytestmark = pytest.mark.django_db
-
-HOURLY = {
-    "en": "You have started 3 games in the last hour, the most there can be.",
-    "ja": "この1時間に始めたゲームが3つになり、上限に達しました。",
-    "zh-hans": "你在过去一小时里已经开了 3 局游戏，已达上限。",
-}
-OPEN = {
-    "en": "You already have 2 games open. Close one of them before starting another.",
-    "ja": "開いているゲームがすでに2つあります。",
-    "zh-hans": "你已经有 2 局游戏开着了。",
-}
 
 
 @pytest.fixture(autouse=True)
@@ -35,13 +24,13 @@ def create(client, language="en"):
     return client.post("/new/", COMPUTER_GAME, HTTP_ACCEPT_LANGUAGE=language)
 
 
-@pytest.mark.parametrize("language", ["en", "ja", "zh-hans"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_a_guest_may_open_rooms_up_to_the_hourly_limit_and_no_more(client, language):
     assert [create(client, language).status_code for _ in range(3)] == [302, 302, 302]
     refused = create(client, language)
     assert refused.status_code == 200
     page = refused.content.decode()
-    assert HOURLY[language] in page and 'role="alert"' in page
+    assert REFUSED["hourly"][language] in page and 'role="alert"' in page
     assert Room.objects.count() == 3
     assert create(client, language).status_code == 200 and Room.objects.count() == 3
 
@@ -63,13 +52,13 @@ def test_the_count_is_kept_in_the_shared_cache_per_person_not_per_process(client
     assert limits.creation_key(services.Actor(user_id=7)) == "room-creation:user:7"
 
 
-@pytest.mark.parametrize("language", ["en", "ja", "zh-hans"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_rooms_open_at_once_are_limited_and_closing_one_frees_a_place(client, language):
     for _ in range(2):
         assert create(client, language).status_code == 302
     Room.objects.update(unattended_since=None)  # both pages are open (connected)
     refused = create(client, language)
-    assert refused.status_code == 200 and OPEN[language] in refused.content.decode()
+    assert refused.status_code == 200 and REFUSED["open"][language] in refused.content.decode()
     assert Room.objects.count() == 2
     # One page is closed: its room is nobody's any more, and a new one may open.
     Room.objects.filter(pk=Room.objects.first().pk).update(unattended_since="2026-01-01T00:00Z")

@@ -8,24 +8,14 @@ from django.utils import timezone
 from games import services
 from games.models import Room
 from tests.lobby.conftest import logged_in
+from tests.rooms import computer_room
 
 pytestmark = pytest.mark.django_db
 
 
-def computer_room(user, seats=2):
-    return services.create_room(
-        actor=services.Actor(user_id=user.pk),
-        name=user.username,
-        variant="babanuki",
-        seat_count=seats,
-        mode="computer",
-        rounds=1,
-    )
-
-
 def test_a_resignation_in_the_history_and_its_live_fragment(client, make_user):
     user = make_user("rei")
-    room = computer_room(user)
+    room = computer_room(user, rounds=1)
     services.resign(room_id=room.pk, actor=services.Actor(user_id=user.pk))
     logged_in(client, user)
     page = client.get(f"/r/{room.code}/").content.decode()
@@ -40,7 +30,7 @@ def test_a_resignation_in_the_history_and_its_live_fragment(client, make_user):
 
 def test_an_abandoned_match_in_the_history(client, make_user):
     user = make_user("aban")
-    room = computer_room(user)
+    room = computer_room(user, rounds=1)
     room.matches.update(
         finished_at=timezone.now(), ended_by={"how": "abandoned"}, winners=[], losers=[]
     )
@@ -51,7 +41,7 @@ def test_an_abandoned_match_in_the_history(client, make_user):
 
 
 def test_the_fragment_is_shown_only_to_who_may_see_the_room(client, make_user):
-    room = computer_room(make_user("owner"))
+    room = computer_room(make_user("owner"), rounds=1)
     logged_in(client, make_user("stranger"))
     assert client.get(f"/r/{room.code}/history/").status_code == 404
     assert client.get(f"/r/{room.code}/history/?t=wrong").status_code == 404
@@ -61,7 +51,7 @@ def test_the_fragment_is_shown_only_to_who_may_see_the_room(client, make_user):
 
 def test_a_player_who_left_is_told_so_after_a_reload(client, make_user):
     user = make_user("lev")
-    room = computer_room(user, seats=3)
+    room = computer_room(user, seats=3, rounds=1)
     page = logged_in(client, user).get(f"/r/{room.code}/").content.decode()
     assert 'data-left=""' in page
     services.leave_match(room_id=room.pk, actor=services.Actor(user_id=user.pk))

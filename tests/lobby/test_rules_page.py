@@ -4,10 +4,14 @@ English, Japanese and Chinese; and all of it in our own words, never the seeds'.
 The seeds (../shared/seeds/) are where the site's facts come from. Their sentences must
 not reach the page: no run of 8 words in a row, nor of 12 CJK characters in a row, may
 appear both in the page's text and in any seed file. The seeds live outside the
-repository, so the wording test is skipped where they are absent.
+repository: ``SEEDS_DIR`` names their folder (a clone elsewhere points it at them), by
+default ../shared/seeds beside the repository or beside its parent. Where they are
+absent the wording test fails in CI (``REQUIRE_SERVICES=1``) or when ``SEEDS_DIR`` is
+set, and is skipped, saying where it looked, anywhere else.
 """
 
 import html
+import os
 import re
 from pathlib import Path
 
@@ -15,9 +19,12 @@ import pytest
 from django.utils import translation
 
 ROOT = Path(__file__).resolve().parents[2]
-SEEDS = sorted((ROOT.parent / "shared" / "seeds").glob("*.txt")) + sorted(
-    (ROOT.parent.parent / "shared" / "seeds").glob("*.txt")
+SEED_DIRS = (
+    [Path(os.environ["SEEDS_DIR"])]
+    if os.environ.get("SEEDS_DIR")
+    else [ROOT.parent / "shared" / "seeds", ROOT.parent.parent / "shared" / "seeds"]
 )
+SEEDS = [seed for folder in SEED_DIRS for seed in sorted(folder.glob("*.txt"))]
 LANGUAGES = ["en", "ja", "zh-hans"]
 #: Each section's id and its heading (a msgid: the page shows its translation).
 SECTIONS = {
@@ -129,9 +136,21 @@ def test_the_page_is_written_in_the_readers_language(rules_page, language):
     assert english == [], english
 
 
-@pytest.mark.skipif(not SEEDS, reason="the seeds are not beside the repository")
+def require_seeds() -> None:
+    """Fail without the seeds in CI, or when SEEDS_DIR names a folder without them;
+    skip, saying where they were looked for, anywhere else."""
+    if SEEDS:
+        return
+    where = " nor ".join(str(folder) for folder in SEED_DIRS)
+    missing = f"no seed files (*.txt) in {where}: set SEEDS_DIR to the seeds' folder"
+    if os.environ.get("REQUIRE_SERVICES") == "1" or os.environ.get("SEEDS_DIR"):
+        pytest.fail(missing)
+    pytest.skip(missing)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_sentence_of_the_seeds_is_copied(rules_page, language):
+    require_seeds()
     text = page_text(rules_page(language))
     assert len(words(text)) > 1500 or len(cjk(text)) > 3000  # the page is all there
     copied = {seed.name: shared_runs(text, seed.read_text()) for seed in SEEDS}

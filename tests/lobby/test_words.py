@@ -14,22 +14,10 @@ from django.utils.translation import ngettext
 from config.asgi import application
 from games import selectors, services
 from games.labels import COMPUTER_NAMES, computer_name
-from games.models import Room
 from tests.lobby.conftest import logged_in
+from tests.rooms import computer_room, friends_room
 
 LANGUAGES = ["en", "ja", "zh-hans"]
-
-
-def computer_room(user, *, seats=4, level="medium", variant="babanuki"):
-    return services.create_room(
-        actor=services.Actor(user_id=user.pk),
-        name=user.username,
-        variant=variant,
-        seat_count=seats,
-        mode="computer",
-        computer_level=level,
-        **({"rounds": 1} if variant in ("babanuki", "jijinuki") else {}),
-    )
 
 
 # Computer names.
@@ -69,7 +57,7 @@ def test_computer_names_in_each_language():
 @pytest.mark.django_db
 def test_the_room_page_names_each_computer_seat(client, make_user):
     user = make_user("rei")
-    room = computer_room(user, seats=3, level="hard")
+    room = computer_room(user, seats=3, computer_level="hard", rounds=1)
     assert [s.display_name for s in room.seats.all()] == [
         "rei",
         "Bruno (computer, hard)",
@@ -88,7 +76,7 @@ def test_the_room_page_names_each_computer_seat(client, make_user):
 @pytest.mark.django_db
 def test_the_history_names_the_computer_that_won(client, make_user):
     user = make_user("rei")
-    room = computer_room(user, seats=2, level="easy")
+    room = computer_room(user, computer_level="easy", rounds=1)
     services.resign(room_id=room.pk, actor=services.Actor(user_id=user.pk))
     page = logged_in(client, user).get(f"/r/{room.code}/history/").content.decode()
     assert "rei resigned · won by Bruno (computer, easy)" in page
@@ -220,9 +208,7 @@ def test_the_invitation_counts_seats_in_the_readers_language(client, host, langu
 
 def invitation(client, host, language: str, **rules) -> str:
     """The invitation page of a new two-seat friends room of ``host``'s, in ``language``."""
-    room = services.create_room(
-        actor=services.Actor(user_id=host.pk), name="hana", seat_count=2, mode="friends", **rules
-    )
+    room = friends_room(host, **rules)
     return client.get(f"/join/{room.token}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
 
 
@@ -231,14 +217,7 @@ def invitation(client, host, language: str, **rules) -> str:
 
 @pytest.mark.django_db
 def test_the_lobby_list_is_language_neutral_and_each_page_names_the_games(client, host):
-    services.create_room(
-        actor=services.Actor(user_id=host.pk),
-        name="hana",
-        variant="schwarzer_peter",
-        seat_count=3,
-        mode="friends",
-        listed=True,
-    )
+    friends_room(host, variant="schwarzer_peter", seats=3, listed=True)
     with translation.override("ja"):
         in_japanese = selectors.lobby_rooms()
     with translation.override("en"):
@@ -281,14 +260,7 @@ async def test_lobby_sockets_get_the_same_words_whatever_the_senders_language(ma
 
     def open_room_in_japanese():
         with translation.override("ja"):
-            return services.create_room(
-                actor=services.Actor(user_id=host.pk),
-                name="kai",
-                variant="babanuki",
-                seat_count=3,
-                mode=Room.Mode.FRIENDS,
-                listed=True,
-            )
+            return friends_room(host, seats=3, listed=True)
 
     room = await database_sync_to_async(open_room_in_japanese)()
     for_english, for_japanese = await next_message(english), await next_message(japanese)

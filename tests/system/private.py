@@ -153,6 +153,31 @@ class PrivatePostgres:
             return
         self._run(_postgres_bin("pg_ctl"), "stop", "-D", self.data, "-m", mode, "-w", "-t", "120")
 
+    def running(self) -> bool:
+        """Whether the cluster's postmaster runs (``pg_ctl status``)."""
+        result = subprocess.run(
+            [*self.as_user, _postgres_bin("pg_ctl"), "status", "-D", self.data],
+            capture_output=True,
+            timeout=60,
+        )
+        return result.returncode == 0
+
+    def answers(self, timeout: float = 120) -> None:
+        """Until a new connection runs ``SELECT 1`` (a cluster still recovering from a
+        crash refuses connections for a while); RuntimeError past ``timeout``."""
+        import psycopg
+
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with psycopg.connect(self.url, connect_timeout=5) as connection:
+                    connection.execute("SELECT 1")
+                return
+            except psycopg.OperationalError as error:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"PostgreSQL did not answer within {timeout} s") from error
+                time.sleep(0.1)
+
     def close(self) -> None:
         try:
             self.stop("immediate")
@@ -200,10 +225,10 @@ def setup_room(seats: int, humans: int, rounds: int) -> dict:
     from django.contrib.auth import get_user_model
     from django.contrib.sessions.backends.db import SessionStore
 
-    from games import services
+    from tests.rooms import friends_room
     from tools.sessions import signed_in_session
 
-    sessions, actors = [], []
+    sessions, users = [], []
     stamp = f"{os.getpid()}x{time.monotonic_ns() % 10**9}"
     for i in range(humans):
         user = get_user_model().objects.create_user(username=f"p{i}-{stamp}")
@@ -211,18 +236,11 @@ def setup_room(seats: int, humans: int, rounds: int) -> dict:
         session.update(signed_in_session(user))
         session.create()
         sessions.append(session.session_key)
-        actors.append(services.Actor(user_id=user.pk))
-    room = services.create_room(
-        actor=actors[0],
-        name="p0",
-        variant="babanuki",
-        seat_count=seats,
-        mode="friends",
-        rounds=rounds,
+        users.append(user)
+    joined = {f"p{i}": user for i, user in enumerate(users[1:], start=1)}
+    room = friends_room(
+        users[0], joined, name="p0", seats=seats, rounds=rounds, start=True, fill=True
     )
-    for i, actor in enumerate(actors[1:], start=1):
-        services.join_room(room_id=room.pk, actor=actor, name=f"p{i}")
-    services.start_match(room_id=room.pk, actor=actors[0], fill_with_computers=True)
     return {"room_id": room.pk, "code": room.code, "sessions": sessions}
 
 

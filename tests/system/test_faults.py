@@ -8,7 +8,10 @@ import asyncio
 import contextlib
 import json
 import time
+import urllib.error
+import urllib.request
 
+import psycopg
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
@@ -23,6 +26,7 @@ from tests.system.private import (
     run_django,
     setup_room,
 )
+from tests.system.test_socket_limits import close_code, door, open_socket, table
 
 pytestmark = needs_services
 
@@ -384,6 +388,26 @@ def test_restarting_redis_mid_round(servers, private_redis, layer):
     )
 
 
+@pytest.mark.django_db(transaction=True)
+def test_an_open_socket_that_loses_redis_is_closed_with_4503(servers, private_redis):
+    """On the core channel layer an open socket waits for its messages in Redis: once
+    Redis is gone it cannot go on, and is closed with 4503 (docs/protocol.md)."""
+    room = setup_room(2, 2, 1)
+    env = {**FAST, "REDIS_URL": private_redis.url, "CHANNEL_LAYER": "core"}
+    server = servers("core", env=env)
+
+    async def scenario():
+        ws = await table(server.port, room["code"], room["sessions"][0])
+        private_redis.stop()
+        try:
+            return await asyncio.wait_for(close_code(ws), 2 * OPEN_SECONDS)
+        except TimeoutError:
+            raise AssertionError(f"still open {2 * OPEN_SECONDS} s after Redis went") from None
+
+    assert asyncio.run(scenario()) == 4503
+    assert tracebacks(server) == []
+
+
 # -- PostgreSQL restarted ------------------------------------------------------------------
 
 
@@ -396,6 +420,36 @@ def private_postgres():
         yield pg
     finally:
         pg.close()
+
+
+def restore(pg: PrivatePostgres) -> None:
+    """The cluster running, answering, and its tables emptied: what a test that stops it
+    leaves behind, however it ended."""
+    if not pg.running():
+        pg.start()
+    pg.answers()
+    run_django(django_env(pg.url), "manage", "flush", "--noinput")
+
+
+@pytest.fixture
+def outage_postgres(private_postgres):
+    """The private cluster, for a test that stops it: a test failing in the middle of an
+    outage would otherwise leave the cluster down, or its rooms behind, for the next."""
+    yield private_postgres
+    restore(private_postgres)
+
+
+def test_after_an_outage_the_cluster_is_restored_running_and_empty(private_postgres):
+    pg = private_postgres
+    run_django(django_env(pg.url), "setup", "2", "2", "1")
+    pg.stop("immediate")  # a test failing here, in the outage
+    restore(pg)
+    with psycopg.connect(pg.url) as connection:
+        counts = connection.execute(
+            "SELECT (SELECT count(*) FROM games_room), (SELECT count(*) FROM auth_user),"
+            " (SELECT count(*) FROM django_session)"
+        ).fetchone()
+    assert counts == (0, 0, 0)
 
 
 @pytest.fixture
@@ -412,14 +466,16 @@ def processes(tmp_path):
         server.stop()
 
 
-def test_restarting_postgresql_mid_round(private_postgres, private_redis, processes):
-    pg = private_postgres
+def test_restarting_postgresql_mid_round(outage_postgres, private_redis, processes):
+    pg = outage_postgres
     env = django_env(pg.url, private_redis.url)
     room = run_django(env, "setup", "3", "2", "1")
     server_env = {**FAST, "DATABASE_URL": pg.url, "REDIS_URL": private_redis.url}
     a, b = processes("a", server_env), processes("b", server_env)
     homes = [a, b]
     browsers = browsers_at(room, homes)
+
+    doors = {}
 
     async def scenario():
         for br in browsers:
@@ -441,9 +497,11 @@ def test_restarting_postgresql_mid_round(private_postgres, private_redis, proces
         while synced is not None and synced["type"] != "state":
             synced = await other.receive(30)
         assert synced is not None and synced["version"] == version
-        # A new socket during the outage is refused cleanly, not left hanging.
-        late = Browser("late", room["sessions"][0], room["code"], lambda: a.port)
-        assert not await asyncio.wait_for(late.open(), 2 * OPEN_SECONDS)
+        # New sockets during the outage are turned away at once, not left hanging: a
+        # table's handshake needs the session, so it is refused before it opens; the
+        # lobby's opens, and its first read closes it with 4503 (docs/protocol.md).
+        doors["table"] = await door(a.port, f"/ws/rooms/{room['code']}/", room["sessions"][0])
+        doors["lobby"] = await door(a.port, "/ws/lobby/")
         # Heartbeats meet the outage too (each process logs it), before PostgreSQL is back.
         await wait_for_log([a, b], "heartbeat could not be recorded", 60)
         await asyncio.to_thread(pg.start)
@@ -468,6 +526,7 @@ def test_restarting_postgresql_mid_round(private_postgres, private_redis, proces
 
     started = time.monotonic()
     version, replies, record, elapsed = asyncio.run(asyncio.wait_for(scenario(), 300))
+    assert doors == {"table": 403, "lobby": 4503}
     for message in replies.values():
         assert message is not None and message["code"] == "unavailable", replies
         assert "database" in message["message"]
@@ -480,3 +539,60 @@ def test_restarting_postgresql_mid_round(private_postgres, private_redis, proces
         f"postgresql restart: {sum(len(r['draws']) for r in record['rounds'])} draws, "
         f"{elapsed:.1f} s after the restart, {time.monotonic() - started:.1f} s in all"
     )
+
+
+def test_after_a_postgresql_restart_the_pool_hands_out_only_working_connections(
+    outage_postgres, private_redis, processes
+):
+    """With a pool of connections (``DB_POOL=1``) each one is checked as it leaves the pool
+    (``CONN_HEALTH_CHECKS``): a restart closed every connection the pool held, and the
+    first action, socket and health check after it each succeed at their first try.
+    Nothing else touches the database in between (no heartbeat, sweep or computer), so
+    the action is the first to meet the pool's old connections."""
+    pg = outage_postgres
+    room = run_django(django_env(pg.url, private_redis.url), "setup", "2", "2", "1")
+    quiet = {"HEARTBEAT_SECONDS": "3600", "SWEEP_SECONDS": "3600", "COMPUTER_DELAY_SECONDS": "0"}
+    env = {**quiet, "DATABASE_URL": pg.url, "REDIS_URL": private_redis.url, "DB_POOL": "1"}
+    server = processes("pooled", env)
+    path = f"/ws/rooms/{room['code']}/"
+
+    async def first_state(ws) -> dict:
+        message = {"type": None}
+        while message["type"] != "state":
+            message = json.loads(await asyncio.wait_for(ws.recv(), OPEN_SECONDS))
+        return message
+
+    def healthz() -> int:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/healthz", timeout=30):
+                return 200
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    async def scenario():
+        sockets = [await open_socket(server.port, path, key) for key in room["sessions"]]
+        states = [await first_state(ws) for ws in sockets]
+        assert await asyncio.to_thread(healthz) == 200
+        drawer, state = next(
+            (ws, s) for ws, s in zip(sockets, states, strict=True) if s["acting"] is not None
+        )
+        await asyncio.to_thread(pg.stop, "fast")  # every connection of the pool is closed
+        await asyncio.to_thread(pg.start)
+        results = {}
+        await drawer.send(json.dumps({"type": "draw", **ply(state, "draw"), "position": 0}))
+        answer = {"type": None}  # the draw's broadcast, or its error (states of presence pass)
+        while answer["type"] != "error" and (answer.get("event") or {}).get("kind") != "draw":
+            answer = json.loads(await asyncio.wait_for(drawer.recv(), OPEN_SECONDS))
+        results["draw"] = answer.get("code") or answer["type"]
+        results["new socket"] = await door(server.port, path, room["sessions"][0])
+        results["healthz"] = await asyncio.to_thread(healthz)
+        for ws in sockets:
+            await ws.close()
+        return results
+
+    assert asyncio.run(asyncio.wait_for(scenario(), 300)) == {
+        "draw": "state",
+        "new socket": "state",
+        "healthz": 200,
+    }
+    assert tracebacks(server) == []

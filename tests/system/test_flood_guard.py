@@ -7,10 +7,18 @@ import asyncio
 import json
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
+from tests.rooms import signed_in_friends_room
 from tests.support import needs_services
-from tests.system.test_processes import friends_room
-from tests.system.test_socket_limits import answers, assert_clean_log, close_code, table
+from tests.system.test_socket_limits import (
+    answers,
+    assert_clean_log,
+    close_code,
+    in_one_window,
+    lobby,
+    table,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
 
@@ -19,7 +27,7 @@ LENIENT = {"WS_INVALID_FRAME_LIMIT": "1000000", "WS_FRAMES_PER_SECOND_HARD": "20
 
 
 def test_two_hundred_frames_in_a_burst_are_all_answered(servers):
-    room, (session, _) = friends_room(2, 2, rounds=1)
+    room, (session, _) = signed_in_friends_room(2, 2, rounds=1)
     server = servers("burst", env=LENIENT)
 
     async def scenario():
@@ -36,8 +44,42 @@ def test_two_hundred_frames_in_a_burst_are_all_answered(servers):
     assert_clean_log(server)
 
 
+async def lobby_burst(port, count: int) -> tuple[int | str, float]:
+    """A new lobby socket (every frame answered with one error, nothing more) sends
+    ``count`` frames at once: "answered" and the seconds from the first frame sent to
+    the last answer read, or the code the socket was closed with and 0. A close needs no
+    timing: the guard closes only past its limit of frames in one second (and the client
+    reads the close only when the server drops the connection, 2 s later)."""
+    ws = await lobby(port)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    try:
+        for _ in range(count):
+            await ws.send("hello")
+        await answers(ws, count)
+    except ConnectionClosed as closed:
+        return (closed.rcvd.code if closed.rcvd else None), 0.0
+    seconds = loop.time() - started
+    await ws.close()
+    return "answered", seconds
+
+
+def test_the_guard_answers_200_frames_in_a_second_and_cuts_off_the_201st(servers):
+    server = servers("boundary", env=LENIENT)
+
+    async def scenario():
+        return {
+            count: await in_one_window(lambda count=count: lobby_burst(server.port, count))
+            for count in (200, 201)
+        }
+
+    assert asyncio.run(scenario()) == {200: "answered", 201: 4429}
+    assert "cut off after 200 frames" in server.log_path.read_text()
+    assert_clean_log(server)
+
+
 def test_a_flood_is_closed_with_4429_and_read_no_further_while_a_player_plays_on(servers):
-    room, (flooder, player) = friends_room(2, 2, rounds=1)
+    room, (flooder, player) = signed_in_friends_room(2, 2, rounds=1)
     # A lower limit than the site's, so that even a server slowed by a busy machine reads
     # the flood faster than it.
     server = servers("guard", env={**LENIENT, "WS_FRAMES_PER_SECOND_HARD": "50"})

@@ -10,9 +10,9 @@ import time
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from tests.rooms import signed_in_friends_room
 from tests.support import needs_services
 from tests.system.test_health_subscriptions import private_redis, subscriptions  # noqa: F401
-from tests.system.test_processes import friends_room
 from tests.system.test_socket_limits import open_socket, table
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
@@ -39,7 +39,7 @@ def settled(url: str, expected: int, timeout: float = 30) -> int:
 
 def pubsub_server(servers, redis_url: str, cooldown: str):
     """A room with a player, and a Daphne on the publish/subscribe layer."""
-    room, (session, _) = friends_room(2, 2, rounds=1)
+    room, (session, _) = signed_in_friends_room(2, 2, rounds=1)
     env = {"REDIS_URL": redis_url, "CHANNEL_LAYER": "pubsub", "WS_FLOOD_COOLDOWN_SECONDS": cooldown}
     return room, session, servers("pubsub", env=env)
 

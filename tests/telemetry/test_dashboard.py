@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games import charts
+from figures import charts
 from telemetry import report, schema
 from telemetry.models import Event
 

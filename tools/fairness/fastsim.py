@@ -5,7 +5,7 @@ seat draws a uniformly random position. Then a hand's order never matters, and a
 just the set of pairing keys it holds: after the initial discard a hand holds at most
 one card of each key, so a hand is a bitmask, the initial discard is the XOR of the dealt
 cards' bits, and a draw moves one random set bit from the giver's mask to the drawer's by
-XOR (a pair, if the drawer had that key, cancels out). ``tests/engine/test_fastsim.py``
+XOR (a pair, if the drawer had that key, cancels out). ``tests/tools/test_fastsim.py``
 checks it against the full engine.
 """
 
@@ -16,9 +16,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from .cards import colour, rank
-from .dealing import check_counts, deal_start_offset, dealt_counts
-from .variants import FLOW_FROM_PREVIOUS, Variant, get_variant
+from games.engine.cards import colour, rank
+from games.engine.dealing import check_counts, deal_start_offset, dealt_counts
+from games.engine.variants import FLOW_FROM_PREVIOUS, Variant, get_variant
 
 
 @dataclass

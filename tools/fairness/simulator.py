@@ -1,7 +1,8 @@
 """The fairness simulator: how often each seat loses, by variant, player count and deal.
 
-Two ways to play the rounds: ``engine="full"`` plays every round through ``RoundState``
-(hand shuffles included), ``engine="fast"`` uses the vectorised path in ``fastsim``.
+Two ways to play the rounds: ``engine="full"`` plays every round through the site's own
+rules engine (``RoundState``, hand shuffles included), ``engine="fast"`` uses the
+vectorised path in ``fastsim`` (numpy).
 Both assume every seat draws a uniformly random position, which is how computer seats
 draw and what hand shuffling makes any human choice amount to.
 """
@@ -12,10 +13,10 @@ import math
 import random
 from dataclasses import dataclass
 
-from .computer import play_out
-from .dealing import check_counts, deal_start_offset, dealt_counts
-from .round import RoundState
-from .variants import get_variant
+from games.engine.computer import play_out
+from games.engine.dealing import check_counts, deal_start_offset, dealt_counts
+from games.engine.round import RoundState
+from games.engine.variants import get_variant
 
 ENGINES = ("fast", "full")
 Z_95 = 1.959963984540054
@@ -129,7 +130,7 @@ def simulate(
         counts = tuple(dealt_counts(v, players, 0, deal_offset=deal_offset))
     options = options or {}
     if engine == "fast":
-        from . import fastsim  # numpy is only needed here
+        from tools.fairness import fastsim  # numpy is only needed here
 
         result = fastsim.simulate(
             v,

@@ -6,8 +6,8 @@ import random
 import pytest
 
 from games.engine import RoundState, play_out
-from games.engine.fairness import simulate, wilson_interval
-from games.engine.fastsim import simulate_many
+from tools.fairness.fastsim import simulate_many
+from tools.fairness.simulator import simulate, wilson_interval
 
 FULL_ROUNDS = 4000
 FAST_ROUNDS = 400_000

@@ -1,10 +1,18 @@
 """docs/fairness.md's measured tables, written from games/fairness_data.json
-(``manage.py fairness_tables --write docs/fairness.md``)."""
+(``python -m tools.fairness --write docs/fairness.md``)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from games.engine import VARIANTS
 from games.engine.dealing import MEASURED_FAIR_STARTS
+from games.fairness_data import fairer_than
+from tools.bench_engine import write_section
+
+START = "<!-- tables:start (written by python -m tools.fairness) -->"
+END = "<!-- tables:end -->"
 
 FLOW_NAMES = {"P": "flow P (draw from the player before you)", "N": "flow N (draw from your left)"}
 
@@ -33,11 +41,6 @@ def _line(label, first, report) -> str:
     )
 
 
-def fairer_than(a: dict, b: dict) -> bool:
-    """``a``'s spread is meaningfully smaller than ``b``'s: the 95% intervals do not meet."""
-    return a["spread_95"][1] < b["spread_95"][0]
-
-
 def start_checks(data: dict) -> list[dict]:
     """For every row where the fair deal's start is measured (MEASURED_FAIR_STARTS): the
     chosen start, the fairest start at 200,000 rounds, and whether a million rounds show
@@ -61,6 +64,12 @@ def start_checks(data: dict) -> list[dict]:
             }
         )
     return checks
+
+
+def write_tables(data_path: Path, target: Path) -> None:
+    """Put the tables measured in ``data_path`` in place of those in ``target``."""
+    block = render_tables(json.loads(data_path.read_text()), START, END)
+    write_section(target, START, END, block, heading="")
 
 
 def render_tables(data: dict, start: str, end: str) -> str:
@@ -197,7 +206,7 @@ def render_tables(data: dict, start: str, end: str) -> str:
     out += [
         f"Measured in {data.get('wall_seconds', 0) / 60:.0f} minutes "
         f"({data.get('cpu_seconds', 0) / 60:.0f} CPU minutes) by "
-        "`manage.py fairness_tables --search`, fast engine, at the lowest CPU priority.",
+        "`python -m tools.fairness --search`, fast engine, at the lowest CPU priority.",
         "",
         end,
     ]

@@ -16,21 +16,25 @@ For one variant and table size it measures, with the vectorised simulator:
    traditional), any round-robin start that looked fairer than the default, and the best
    deal outside the rules.
 
-Results are plain dicts (JSON-ready), written by ``manage.py fairness_tables --search``
-to ``games/fairness_data.json``; nothing here runs when a page is served.
+Results are plain dicts (JSON-ready), written by ``python -m tools.fairness --search``
+to ``games/fairness_data.json`` (``measure_all``, ``dumps``); the site only reads that file
+(``games.fairness_data``), and nothing here is installed with it.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import math
+import time
 import zlib
+from concurrent.futures import ProcessPoolExecutor
 
-from games.engine import dealt_counts, get_variant
+from games.engine import VARIANTS, dealt_counts, get_variant
 from games.engine.dealing import deal_start_offset
-from games.engine.fairness import Z_95, wilson_interval
-from games.engine.fastsim import simulate_many
 from games.engine.variants import FAIR_DEAL, FLOW_FROM_PREVIOUS, TRADITIONAL_DEAL
+from tools.fairness.fastsim import simulate_many
+from tools.fairness.simulator import Z_95, wilson_interval
 
 SCREEN_ROUNDS = 10_000
 CANDIDATE_ROUNDS = 200_000
@@ -190,6 +194,34 @@ def search_row(variant_key: str, players: int) -> dict:
 
 
 def rows() -> list[tuple[str, int]]:
-    from games.engine import VARIANTS
-
     return [(v.key, n) for v in VARIANTS.values() for n in range(v.min_players, v.max_players + 1)]
+
+
+def _timed_row(job: tuple[str, int]) -> dict:
+    started = time.process_time()
+    row = search_row(*job)
+    row["cpu_seconds"] = round(time.process_time() - started, 1)
+    return row
+
+
+def measure_all(jobs: int) -> dict:
+    """Every row searched, over ``jobs`` processes: the data file's contents."""
+    started = time.perf_counter()
+    jobs_list = sorted(rows(), key=lambda r: -r[1])  # big tables first
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        found = list(pool.map(_timed_row, jobs_list))
+    found.sort(key=lambda r: (r["variant"], r["players"]))
+    return {
+        "rounds": {"screen": SCREEN_ROUNDS, "candidate": CANDIDATE_ROUNDS, "final": FINAL_ROUNDS},
+        "wall_seconds": round(time.perf_counter() - started),
+        "cpu_seconds": round(sum(r["cpu_seconds"] for r in found)),
+        "rows": found,
+    }
+
+
+def dumps(payload: dict) -> str:
+    """The data file's text: one line per variant and table size, so that a re-measured
+    row shows as one changed line."""
+    head = {k: v for k, v in payload.items() if k != "rows"}
+    lines = ",\n".join(json.dumps(row, separators=(",", ":")) for row in payload["rows"])
+    return json.dumps(head)[:-1] + ', "rows": [\n' + lines + "\n]}\n"

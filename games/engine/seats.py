@@ -1,0 +1,62 @@
+"""Who plays a seat: the one home of two game facts every layer asks about.
+
+- The seats someone plays: the seats they hold (as a signed-in user or as a guest
+  browser), less those they left to the computer for the rest of the match, unless the
+  caller asks for those too (``including_left``: a page still shows a leaver their room).
+- Whether the computer plays a seat: a computer seat, a seat whose human left the match,
+  or one it covers while its human is away too long.
+
+Pure: no Django, no I/O. The redaction (``view.py``), the kept-state refusals, the
+schedule and the services all ask here; ``games.identity.Actor`` and
+``games.models.Seat`` hand their rows' fields to these functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Protocol
+
+
+class Viewer(Protocol):
+    user_id: int | None
+    guest: str
+
+
+def holds(viewer: Viewer | None, user_id: int | None, guest: str) -> bool:
+    """Whether ``viewer`` holds what is held by ``user_id`` / ``guest`` (a seat, or a room
+    as its host): the same signed-in user, or the same guest browser."""
+    if viewer is None:
+        return False
+    if viewer.user_id is not None and user_id == viewer.user_id:
+        return True
+    return bool(viewer.guest) and guest == viewer.guest
+
+
+def plays(
+    viewer: Viewer | None,
+    user_id: int | None,
+    guest: str,
+    left: bool,
+    *,
+    including_left: bool = False,
+) -> bool:
+    """Whether ``viewer`` plays a seat held by ``user_id`` / ``guest`` whose human has
+    ``left`` the match or not: they hold it and have not left it, or, with
+    ``including_left``, they hold it at all. (A seat someone holds is a human's: computer
+    seats are never held.)"""
+    return holds(viewer, user_id, guest) and (including_left or not left)
+
+
+def seats_of(state: dict, viewer: Viewer | None, *, including_left: bool = False) -> frozenset[int]:
+    """The seats ``viewer`` plays in a room's full ``state`` (``plays``)."""
+    return frozenset(
+        s["index"]
+        for s in state["seats"]
+        if plays(viewer, s["user_id"], s["guest"], s["left"], including_left=including_left)
+    )
+
+
+def played_by_computer(seat: Mapping) -> bool:
+    """Whether the computer plays ``seat`` (a state's seat: ``kind``, ``covered``,
+    ``left``): a computer seat, a human's seat they left the match in, or one it covers."""
+    return seat["kind"] == "computer" or bool(seat["covered"]) or bool(seat["left"])

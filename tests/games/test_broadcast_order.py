@@ -1,0 +1,47 @@
+"""Broadcasts leave in order (games/broadcast.py): a service on a worker thread hands each
+committed change to the server's event loop and goes on at once; the loop sends them one
+after another, in the order they were handed over, so a room's states never overtake each
+other, even when the channel layer is slow to take one."""
+
+import asyncio
+
+from games import broadcast
+from games.workers import in_worker
+
+
+class SlowFirstLayer:
+    """A channel layer that takes the first state it is sent only once released."""
+
+    def __init__(self, count: int):
+        self.count = count
+        self.sent: list[int] = []
+        self.release = asyncio.Event()
+        self.all_sent = asyncio.Event()
+
+    async def group_send(self, group: str, message: dict) -> None:
+        version = message["state"]["version"]
+        if version == 1:
+            await self.release.wait()
+        self.sent.append(version)
+        if len(self.sent) == self.count:
+            self.all_sent.set()
+
+
+async def test_broadcasts_leave_in_the_order_they_were_handed_over(monkeypatch, settings):
+    settings.BROADCAST_TIMEOUT_SECONDS = 30  # a bound for a failure only
+    layer = SlowFirstLayer(count=5)
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
+
+    def five_changes():  # as a service committing five changes, one after another
+        for version in range(1, 6):
+            broadcast.room_changed(7, {"version": version})
+
+    await in_worker(five_changes)()
+    # Every hand-over has reached the loop. Let it run all it can while the first send
+    # is held up: the four behind it must wait for it.
+    for _ in range(200):
+        await asyncio.sleep(0)
+    assert layer.sent == []
+    layer.release.set()
+    await asyncio.wait_for(layer.all_sent.wait(), 30)
+    assert layer.sent == [1, 2, 3, 4, 5]

@@ -1,0 +1,162 @@
+"""Rooms for tests, opened through the services as the site opens them: a factory per
+mode, the seats filled by who joins, the match started; and, over the table's socket
+(``tests.games.conftest.Player``), the players brought to the table.
+
+Who opens or joins a room may be named by an ``Actor``, a user (their account) or a
+test ``Player`` (its actor). A room is babanuki for two unless a test says otherwise;
+every other rule is the services' own default unless given (``rounds=1``, ...)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from channels.db import database_sync_to_async
+
+from games import selectors, services
+from games.engine import get_variant
+from games.engine.variants import POINTS
+from games.models import Room
+
+if TYPE_CHECKING:  # the socket helpers' players; the factories need none of it
+    from tests.games.conftest import Player
+
+
+def actor_of(who) -> services.Actor:
+    """The actor behind ``who``: an Actor, a user or a test Player."""
+    if isinstance(who, services.Actor):
+        return who
+    if hasattr(who, "actor"):
+        return who.actor
+    return services.Actor(user_id=who.pk)
+
+
+def name_of(who) -> str:
+    """The seat name ``who`` sits under unless a test names it: a user's own name."""
+    return who.get_username() if hasattr(who, "get_username") else "host"
+
+
+def one_round(variant: str) -> dict:
+    """The rule that makes a match of ``variant`` short: one round where rounds are
+    counted (points games), the default strike limit where strikes are."""
+    return {"rounds": 1} if get_variant(variant).scoring == POINTS else {}
+
+
+# -- rooms, through the services ------------------------------------------------------------
+
+
+def open_room(host, mode: str, *, name=None, variant="babanuki", seats=2, **rules) -> Room:
+    """A room of ``mode`` opened by ``host`` (versus the computer and on one device it
+    starts at once)."""
+    return services.create_room(
+        actor=actor_of(host),
+        name=name or name_of(host),
+        variant=variant,
+        seat_count=seats,
+        mode=mode,
+        **rules,
+    )
+
+
+def computer_room(host, **options) -> Room:
+    """A room versus the computer, started: ``host`` in seat 0, computers in the rest."""
+    return open_room(host, Room.Mode.COMPUTER, **options)
+
+
+def friends_room(
+    host, joined: Mapping | None = None, *, start=False, fill=False, **options
+) -> Room:
+    """A friends room of ``host``'s; ``joined`` (seat name: who) take the next seats in
+    order. With ``start``, the host starts the match (``fill``: computers in the empty
+    seats)."""
+    room = open_room(host, Room.Mode.FRIENDS, **options)
+    for name, who in (joined or {}).items():
+        services.join_room(room_id=room.pk, actor=actor_of(who), name=name)
+    if start:
+        services.start_match(room_id=room.pk, actor=actor_of(host), fill_with_computers=fill)
+    return room
+
+
+def play_out_versus_computer(room: Room, who) -> None:
+    """Play a room versus the computer to its end through the services, the human in
+    seat 0 always drawing the first card."""
+    actor = actor_of(who)
+    room.refresh_from_db()
+    while room.status != Room.Status.FINISHED:
+        if selectors.snapshot(room.pk)["round"]["state"]["drawer"] == 0:
+            services.draw(room_id=room.pk, actor=actor, position=0)
+        else:
+            services.computer_turn(room_id=room.pk, version=room.version)
+        room.refresh_from_db()
+
+
+def signed_in_friends_room(seats: int, humans: int, **rules) -> tuple[Room, list[str]]:
+    """A started friends room of babanuki: ``humans`` signed-in players (player0, the
+    host, player1, ...) and computers in the rest; and each player's session key."""
+    from tests.games.conftest import make_session, make_user
+
+    users = [make_user(f"player{i}") for i in range(humans)]
+    joined = {f"player{i}": user for i, user in enumerate(users[1:], start=1)}
+    room = friends_room(users[0], joined, seats=seats, start=True, fill=True, **rules)
+    return room, [make_session(user=user) for user in users]
+
+
+# -- at the table, over its socket ----------------------------------------------------------
+
+
+async def signed_in(*names: str) -> list[Player]:
+    """A signed-in player (a new account) for each of ``names``."""
+    from tests.games.conftest import Player
+
+    return [await Player.user(name) for name in names]
+
+
+async def at_table(room: Room, *players: Player) -> None:
+    """Every one of ``players`` opens the room's table and reads its snapshot."""
+    for player in players:
+        assert await player.connect(room.code), player.close_code
+
+
+async def computer_table(player: Player, **options) -> Room:
+    """A room versus the computer opened by ``player``, who is at its table."""
+    room = await database_sync_to_async(computer_room)(player, **options)
+    await at_table(room, player)
+    return room
+
+
+async def waiting_table(host: Player, joined: Mapping | None = None, **options) -> Room:
+    """A waiting friends room of ``host``'s; ``joined`` (seat name: player) sit down; the
+    host and everyone who joined are at its table."""
+    room = await database_sync_to_async(friends_room)(host, joined, **options)
+    await at_table(room, host, *(joined or {}).values())
+    return room
+
+
+async def playing_table(
+    host: Player, joined: Mapping | None = None, *, fill=True, **options
+) -> Room:
+    """``waiting_table``, then the host starts the match from the table (``fill``:
+    computers in the empty seats) and every player there sees it playing."""
+    room = await waiting_table(host, joined, **options)
+    await host.send(type="start", fill=fill)
+    for player in (host, *(joined or {}).values()):
+        await player.until(lambda s: s["room"]["status"] == "playing")
+    return room
+
+
+async def friends_in_play(
+    *names: str, variant="babanuki", seats=None, **rules
+) -> tuple[Room, list[Player]]:
+    """A friends match in play and everyone at its table: a signed-in player for each of
+    ``names`` (an account and a seat of that name; the first hosts, the others join in
+    order), computers in the seats left (``seats``: one a name unless given)."""
+    host, *others = await signed_in(*names)
+    room = await playing_table(
+        host,
+        dict(zip(names[1:], others, strict=True)),
+        name=names[0],
+        variant=variant,
+        seats=seats or len(names),
+        **rules,
+    )
+    return room, [host, *others]

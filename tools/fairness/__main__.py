@@ -1,0 +1,3 @@
+from tools.fairness.cli import main
+
+raise SystemExit(main())
