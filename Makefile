@@ -26,12 +26,22 @@ run: $(RUN_STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
+# pytest runs in parallel workers (pytest-xdist; what each keeps to itself: tests/workers.py).
+# The suite mostly waits (on servers, browsers, sockets), so more workers than cores pay.
+# Each worker takes the Redis database REDIS_URL names plus its index: keep REDIS_URL's
+# database number + TEST_WORKERS at most 16. TEST_WORKERS=0 runs the tests in one process.
+TEST_WORKERS ?= 4
+
 test: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	@echo "$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)"
+	@started=$$(date +%s); status=0; \
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS) || status=$$?; \
+	echo "make test: pytest took $$(( $$(date +%s) - started )) s with $(TEST_WORKERS) workers"; \
+	exit $$status
 
 # The site for real: nginx (TLS, static files) in front of Daphne processes, PostgreSQL and
 # Redis; see docs/operations.md. scripts/prod.sh start|stop|status runs it in the background.

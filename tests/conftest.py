@@ -10,6 +10,12 @@ pytest_plugins = ["tests.support"]
 
 
 def pytest_configure(config):
+    from django.conf import settings
+
+    from tests import workers
+
+    # Under pytest-xdist: this worker's own Redis database and channel prefix.
+    workers.keep_to_this_worker(settings)
     if REQUIRE_SERVICES:
         missing = [name for name in ("DATABASE_URL", "REDIS_URL") if not os.environ.get(name)]
         if missing:
@@ -42,7 +48,8 @@ def fast_password_hashing(settings):
 
 @pytest.fixture(autouse=True)
 def empty_cache():
-    # The cache holds rate-limit counts; in CI it is Redis and outlives a run.
+    # The cache holds rate-limit counts; in CI it is Redis and outlives a run. Each test
+    # worker has a Redis database of its own (tests/workers.py): this empties only its own.
     from django.core.cache import cache
 
     cache.clear()

@@ -1,5 +1,6 @@
 """Real server processes for system and browser tests: they share the test database
-(PostgreSQL) and Redis with the test process."""
+(PostgreSQL) and Redis with the test process (the worker's own, under pytest-xdist:
+tests/workers.py)."""
 
 import contextlib
 import os
@@ -8,9 +9,12 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests import workers
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -23,10 +27,12 @@ needs_services = pytest.mark.skipif(
 def free_ports(count: int) -> list[int]:
     """``count`` consecutive free ports, below the range the kernel hands out to outgoing
     connections (32768 and up), so that no client socket takes one before the server we
-    start binds it."""
+    start binds it; from this test worker's slice of the range, so that two workers never
+    pick the same."""
     rng = random.Random()
+    ports = workers.port_range()
     while True:
-        first = rng.randrange(20000, 32000)
+        first = rng.randrange(ports.start, ports.stop - count)
         try:
             with contextlib.ExitStack() as stack:
                 for port in range(first, first + count):
@@ -51,7 +57,8 @@ def database_url_for_tests() -> str:
 
 class Server:
     """One Daphne process serving config.asgi on a port of its own (``static``: through
-    runserver, which also serves static files)."""
+    runserver, which also serves static files). Its settings are tests/live_settings.py:
+    the site's, on the test worker's channel-layer prefix."""
 
     def __init__(
         self, tmp_path: Path, name: str, port: int | None = None, static=False, env=None, args=()
@@ -72,6 +79,7 @@ class Server:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "COMPUTER_DELAY_SECONDS": "0",
             "SWEEP_SECONDS": "1",
+            "DJANGO_SETTINGS_MODULE": "tests.live_settings",
             **self.env,
         }
         log = open(self.log_path, "ab")  # noqa: SIM115 - closed with the process
@@ -99,6 +107,22 @@ class Server:
         self.kill()  # not left running: no fixture knows of it yet
         raise RuntimeError(f"daphne did not listen on {self.port}")
 
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def quiet(self) -> bool:
+        """Until nothing the server was doing is still running (tests/live_asgi.py); False
+        if that did not come within the endpoint's bound."""
+        try:
+            with urllib.request.urlopen(self.url + "/__tests__/quiet/", timeout=120) as answer:
+                return answer.status == 200
+        except OSError:
+            return False
+
     def kill(self) -> None:
         """kill -9: no clean shutdown, no disconnect handlers."""
         if self.proc and self.proc.poll() is None:
@@ -114,6 +138,7 @@ class Server:
                 self.proc.wait(timeout=1)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+                self.proc.wait(timeout=10)
 
 
 @pytest.fixture
@@ -130,6 +155,35 @@ def servers(transactional_db, tmp_path):
 
     yield start
     for server in started:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def live_servers(django_db_setup, tmp_path_factory):
+    """Servers that stay up for all the tests of a worker, one per environment, on its
+    test database: ``live_servers(env)`` starts one the first time it is asked for. A
+    test using one must end with ``after_test`` (``tests.browser.conftest.site`` does)."""
+    running: dict[tuple, Server] = {}
+    logs = tmp_path_factory.mktemp("live")
+
+    def get(env: dict | None = None) -> Server:
+        key = tuple(sorted((env or {}).items()))
+        server = running.get(key)
+        if server is None or not server.running():
+            name = f"site-{len(running)}"
+            server = Server(logs, name, static=True, env=env).start()
+            running[key] = server
+        return server
+
+    yield get
+    for server in running.values():
+        server.stop()
+
+
+def after_test(server: Server) -> None:
+    """Before the test's tables are flushed: the server at rest (nothing of it holds a
+    lock the flush would wait for), or else stopped, to start afresh for the next test."""
+    if not server.quiet():
         server.stop()
 
 

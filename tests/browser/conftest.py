@@ -1,15 +1,18 @@
 """Playwright driving Debian's Chromium against a real server process."""
 
+import asyncio
 import os
 import re
 import shutil
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.db import connection
 from playwright.sync_api import expect
 
 from tests.conftest import REQUIRE_SERVICES
-from tests.support import needs_services  # noqa: F401 - re-exported
+from tests.support import after_test, needs_services  # noqa: F401 - re-exported
 
 CHROMIUM = shutil.which("chromium")
 
@@ -26,16 +29,21 @@ expect.set_options(timeout=WAIT_MS)
 SCREENSHOTS = os.environ.get("SCREENSHOT_DIR", "test-artifacts/screenshots")
 
 
-# Per module: a running Playwright loop must not outlive the browser tests.
-@pytest.fixture(scope="module")
-def browser():
+@pytest.fixture(scope="session")
+def chromium():
+    """One Chromium for all the browser tests of a worker, and Playwright's event loop.
+
+    Playwright's sync API runs its event loop in this thread and, between its calls, marks
+    it as the thread's running loop: Django would then refuse database work from a test
+    (it would take the test for async code), and pytest-asyncio could not run its own loop
+    for the async tests that follow. So the mark is only on during a browser test
+    (fixture ``browser``)."""
     from playwright.sync_api import sync_playwright
 
-    # Playwright's sync API keeps an event loop running in this thread, which makes Django
-    # refuse database work from the test; the test itself is synchronous, so allow it.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
+    manager = sync_playwright()
+    playwright = manager.__enter__()
+    try:
+        browser = playwright.chromium.launch(
             executable_path=CHROMIUM,
             args=[
                 "--no-sandbox",
@@ -46,41 +54,79 @@ def browser():
                 "--disable-quic",
             ],
         )
-        yield chromium
-        chromium.close()
+        loop = asyncio.get_running_loop()
+    finally:
+        asyncio._set_running_loop(None)
+    yield browser, loop
+    asyncio._set_running_loop(loop)
+    try:
+        browser.close()
+    finally:
+        manager.__exit__(None, None, None)
+        asyncio._set_running_loop(None)
+
+
+@pytest.fixture
+def browser(chromium):
+    """The worker's Chromium, for one test: Playwright's loop marked as running meanwhile
+    (fixture ``chromium``), and Django told that the test itself is synchronous."""
+    browser, loop = chromium
+    asyncio._set_running_loop(loop)
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    yield browser
+    for context in browser.contexts:  # whatever the test left open
+        context.close()
+    asyncio._set_running_loop(None)
     os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 
 @pytest.fixture
-def site(transactional_db, servers):
-    """A real server (Daphne's runserver: WebSockets and static files) on the test DB.
+def site(transactional_db, browser, live_servers):
+    """The worker's server (Daphne's runserver: WebSockets and static files), on the test
+    database, for one test.
 
-    The database fixture comes first so that the server stops before the tables are
-    flushed (a running server's sweep would deadlock the flush)."""
-    return f"http://127.0.0.1:{servers('site', static=True).port}"
+    The database fixture comes first so that this one ends before the tables are flushed:
+    the test's pages closed, then the server at rest (tests.support.after_test)."""
+    server = live_servers()
+    yield server.url
+    for context in browser.contexts:
+        context.close()
+    after_test(server)
 
 
 @pytest.fixture
-def paced_site(transactional_db, servers):
+def paced_site(transactional_db, browser, live_servers):
     """The same, with the computer taking its time as on the real site: each state then
     reaches the page on its own instead of several at once."""
-    env = {"COMPUTER_DELAY_SECONDS": "1.5"}
-    return f"http://127.0.0.1:{servers('site', static=True, env=env).port}"
+    server = live_servers({"COMPUTER_DELAY_SECONDS": "1.5"})
+    yield server.url
+    for context in browser.contexts:
+        context.close()
+    after_test(server)
+
+
+def in_a_thread(work, *args, **kwargs):
+    """``work(*args, **kwargs)`` in a thread of its own: the services broadcast through
+    async_to_sync, which refuses the thread where Playwright's event loop runs."""
+
+    def run():
+        try:
+            return work(*args, **kwargs)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(run).result()
 
 
 @pytest.fixture
 def new_page(browser):
-    contexts = []
-
     def make(**options):
         context = browser.new_context(**options)
         context.set_default_timeout(WAIT_MS)
-        contexts.append(context)
         return context.new_page()
 
-    yield make
-    for context in contexts:
-        context.close()
+    return make  # fixture ``browser`` closes the contexts
 
 
 def shot(page, name: str) -> None:

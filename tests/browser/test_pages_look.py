@@ -4,19 +4,17 @@ pages-*) and checked for what a visitor would notice: nothing missing (no 404, t
 favicon included), a compact header with the current page marked, the language menu in
 each language's own words, disabled buttons that look disabled, and no serious axe issue."""
 
-import threading
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
 from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import selectors, services
 from games.models import Room
 from telemetry.models import Event
-from tests.browser.conftest import needs_browser, shot, sign_up
+from tests.browser.conftest import in_a_thread, needs_browser, shot, sign_up
 from tests.browser.test_accessibility import serious
 from tests.support import needs_services
 
@@ -41,27 +39,6 @@ COMPARE_BUTTONS = """() => {
   box.remove();
   return {primary: [p, pd], secondary: [s, sd]};
 }"""
-
-
-def in_a_thread(work):
-    """Runs ``work`` in a thread of its own: the services broadcast through async_to_sync,
-    which refuses the thread where Playwright's event loop runs."""
-    result, errors = [], []
-
-    def run():
-        try:
-            result.append(work())
-        except Exception as exc:  # re-raised in the test's thread
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if errors:
-        raise errors[0]
-    return result[0]
 
 
 def play_out(room: Room, actor) -> None:
@@ -157,8 +134,10 @@ def check_page(page, name, size, scheme, locale, missing):
     shot(page, f"pages-{name}-{size}-{scheme}-{locale}")
 
 
+# Each size apart: the tours then spread over the test workers.
+@pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("locale", ["en-US", "ja-JP", "zh-CN"])
-def test_every_page_looks_designed(site, new_page, world, locale):
+def test_every_page_looks_designed(site, new_page, world, locale, size):
     pages = {
         "lobby": "/",
         "new-game": "/new/",
@@ -169,46 +148,46 @@ def test_every_page_looks_designed(site, new_page, world, locale):
     }
     visitor_pages = {"log-in": "/accounts/login/", "sign-up": "/accounts/signup/"}
     marked = {"lobby", "new-game", "profile", "rules", "dashboard", "log-in", "sign-up"}
-    for size, (width, height) in SIZES.items():
-        for scheme in SCHEMES:
-            options = {
-                "locale": locale,
-                "viewport": {"width": width, "height": height},
-                "color_scheme": scheme,
-            }
-            for state, chosen in ((world["state"], pages), (None, visitor_pages)):
-                page = new_page(storage_state=state, **options)
-                missing: list[str] = []
-                page.on("response", lambda r, m=missing: r.status == 404 and m.append(r.url))
-                for name, path in chosen.items():
-                    response = page.goto(path if path.startswith("http") else site + path)
-                    assert response.status == 200, (name, response.status)
-                    if name in marked:
-                        expect(page.locator(".site-header [aria-current=page]")).to_have_count(1)
-                    check_page(page, name, size, scheme, locale, missing)
-                # The favicon browsers ask for by themselves is there too.
-                favicon = page.request.get(f"{site}/favicon.ico")
-                assert favicon.status == 200 and favicon.headers["content-type"] in (
-                    "image/x-icon",
-                    "image/vnd.microsoft.icon",
-                )
+    width, height = SIZES[size]
+    for scheme in SCHEMES:
+        options = {
+            "locale": locale,
+            "viewport": {"width": width, "height": height},
+            "color_scheme": scheme,
+        }
+        for state, chosen in ((world["state"], pages), (None, visitor_pages)):
+            page = new_page(storage_state=state, **options)
+            missing: list[str] = []
+            page.on("response", lambda r, m=missing: r.status == 404 and m.append(r.url))
+            for name, path in chosen.items():
+                response = page.goto(path if path.startswith("http") else site + path)
+                assert response.status == 200, (name, response.status)
+                if name in marked:
+                    expect(page.locator(".site-header [aria-current=page]")).to_have_count(1)
+                check_page(page, name, size, scheme, locale, missing)
+            # The favicon browsers ask for by themselves is there too.
+            favicon = page.request.get(f"{site}/favicon.ico")
+            assert favicon.status == 200 and favicon.headers["content-type"] in (
+                "image/x-icon",
+                "image/vnd.microsoft.icon",
+            )
 
-            if size == "phone":
-                # The header's menu opens over the page and holds the nav and the languages.
-                page = new_page(storage_state=world["state"], **options)
-                page.goto(site + "/")
-                menu = page.locator("#site-menu")
-                expect(menu).to_be_hidden()
-                page.locator(".menu-button").click()
-                expect(menu).to_be_visible()
-                expect(page.locator(".menu-button")).to_have_attribute("aria-expanded", "true")
-                expect(menu.locator("#language-select")).to_be_visible()
-                expect(menu.get_by_role("link", name="pat")).to_be_visible()
-                assert page.locator(".site-header").bounding_box()["height"] <= 56
-                assert serious(page) == []
-                shot(page, f"pages-menu-{size}-{scheme}-{locale}")
-                page.keyboard.press("Escape")
-                expect(menu).to_be_hidden()
+        if size == "phone":
+            # The header's menu opens over the page and holds the nav and the languages.
+            page = new_page(storage_state=world["state"], **options)
+            page.goto(site + "/")
+            menu = page.locator("#site-menu")
+            expect(menu).to_be_hidden()
+            page.locator(".menu-button").click()
+            expect(menu).to_be_visible()
+            expect(page.locator(".menu-button")).to_have_attribute("aria-expanded", "true")
+            expect(menu.locator("#language-select")).to_be_visible()
+            expect(menu.get_by_role("link", name="pat")).to_be_visible()
+            assert page.locator(".site-header").bounding_box()["height"] <= 56
+            assert serious(page) == []
+            shot(page, f"pages-menu-{size}-{scheme}-{locale}")
+            page.keyboard.press("Escape")
+            expect(menu).to_be_hidden()
 
 
 def test_the_language_menu_switches_and_keeps_the_page(site, new_page):

@@ -3,27 +3,14 @@ round stored, so old rounds still verify after the dealing table changes), and t
 can be stepped through with the keyboard."""
 
 import re
-from concurrent.futures import ThreadPoolExecutor
 
-from django.db import connection
 from playwright.sync_api import expect
 
-from tests.browser.conftest import needs_browser, new_game, play_with_mouse
+from tests.browser.conftest import in_a_thread, needs_browser, new_game, play_with_mouse
 from tests.lobby.test_replay import finished_round, todays_start
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
-
-
-def outside_the_event_loop(function, *args, **kwargs):
-    def work():
-        try:
-            return function(*args, **kwargs)
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(work).result()
 
 
 def test_replay_verifies_the_deal_and_steps_with_the_keyboard(site, new_page):
@@ -87,7 +74,7 @@ def test_an_old_round_dealt_from_another_start_is_verified(servers, new_page):
     # The round is played to its end before the server starts, so that the server's sweep
     # never plays its computer seat; in a thread of its own, away from Playwright's event
     # loop, because the services broadcast through async_to_sync.
-    room, rnd = outside_the_event_loop(finished_round, "babanuki", 2, old_deal=True, rounds=1)
+    room, rnd = in_a_thread(finished_round, "babanuki", 2, old_deal=True, rounds=1)
     assert rnd.deal_start != todays_start(room, rnd)
     site = f"http://127.0.0.1:{servers('site', static=True).port}"
     page = new_page()

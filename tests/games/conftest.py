@@ -1,7 +1,10 @@
 """Helpers for table tests: real sessions, real WebSocket frames through the ASGI stack."""
 
 import asyncio
+import collections
+import itertools
 import json
+import time
 
 import pytest
 from channels.db import database_sync_to_async
@@ -15,6 +18,11 @@ from games.identity import GUEST_KEY
 from games.services import Actor
 from tests.support import ply
 from tools.sessions import signed_in_session
+
+#: Frames a table socket may send in a second (settings.WS_TABLE_FRAMES_PER_SECOND): a
+#: player's own actions and barriers keep below it, as a person's clicks would.
+FRAMES_PER_SECOND = 20
+_barriers = itertools.count()
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
 #: A browser names the host it connects to; the Origin must match it (config/origin.py).
@@ -64,6 +72,9 @@ class Player:
         #: The version this player last acted on: act at most once per version, as a
         #: person would, instead of re-sending while the answer is on its way.
         self.acted_on = -1
+        #: When the player's last paced frames left (``paced``): at most
+        #: FRAMES_PER_SECOND in any second.
+        self.sent_at: collections.deque[float] = collections.deque(maxlen=FRAMES_PER_SECOND)
 
     @classmethod
     async def guest(cls, guest_id: str) -> "Player":
@@ -101,10 +112,10 @@ class Player:
     async def _take(self, message: dict) -> dict:
         self.messages.append(message)
         if message["type"] == "error" and message["code"] == "rate_limited":
-            # Faster than any person (one device playing every seat can be): the action
-            # was refused unread, so wait out the second and let the next act() retry.
+            # The action was refused unread (a test's own frames filled the second): the
+            # next act() retries, once the second is over (``paced``).
             self.acted_on = -1
-            await asyncio.sleep(1)
+            self.sent_at.extend([time.monotonic()] * FRAMES_PER_SECOND)
         if message["type"] == "state" and (
             self.state is None or message["version"] >= self.state["version"]
         ):
@@ -114,12 +125,21 @@ class Player:
     async def send(self, **message) -> None:
         await self.socket.send_to(text_data=json.dumps(message))
 
+    async def paced(self, **message) -> None:
+        """Send a frame, keeping to FRAMES_PER_SECOND (one device playing every seat is
+        faster than any person): if the last second already had them all, wait until
+        the earliest of them is a second old."""
+        if len(self.sent_at) == FRAMES_PER_SECOND:
+            await asyncio.sleep(max(0.0, self.sent_at[0] + 1.0 - time.monotonic()))
+        self.sent_at.append(time.monotonic())
+        await self.send(**message)
+
     async def act(self, **message) -> bool:
         """Send an action against the current state, once per version."""
         if self.state["version"] == self.acted_on:
             return False
         self.acted_on = self.state["version"]
-        await self.send(**ply(self.state, message["type"]), **message)
+        await self.paced(**ply(self.state, message["type"]), **message)
         return True
 
     async def until(self, predicate, timeout: float = 30) -> dict:
@@ -133,9 +153,25 @@ class Player:
             await self.receive(timeout=remaining)
         return self.state
 
-    async def drain(self) -> None:
-        while not await self.socket.receive_nothing(timeout=0.05):
-            await self.receive()
+    async def drain(self, timeout: float = 30) -> None:
+        """Read everything the server sent this socket before it answered a ping sent
+        now (a barrier: its answer comes after whatever was already on its way)."""
+        ref = f"~drain-{next(_barriers)}"
+        await self.paced(type="ping", ref=ref)
+        while True:
+            message = await self.receive(timeout=timeout)
+            if message.get("ref") == ref:  # the pong, or a rate_limited naming it
+                return
+
+    def read_queued(self) -> list[dict]:
+        """Take in the messages already here, without waiting."""
+        taken = []
+        while not self.socket.output_queue.empty():
+            output = self.socket.output_queue.get_nowait()
+            if output["type"] == "websocket.close":
+                raise AssertionError(f"the socket was closed: {output}")
+            taken.append(json.loads(output["text"]))
+        return taken
 
     async def close(self) -> None:
         await self.socket.disconnect()
@@ -151,24 +187,50 @@ def match_over(state) -> bool:
 
 async def play_to_match_end(*players: Player, rng=None, timeout: float = 120) -> dict:
     """Every player draws a random position on their turn; the first player deals each
-    next round. Returns the first player's final state."""
+    next round. Returns the first player's final state.
+
+    Between moves it waits for the next message any player is sent (every move is
+    broadcast to the whole room), not for a quiet moment."""
     import random
 
     rng = rng or random.Random(1)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    while loop.time() < deadline:
-        for player in players:
-            await player.drain()
-        if all(match_over(p.state) for p in players):
-            return players[0].state
-        for player in players:
-            state = player.state
-            rnd = state["round"]
-            if rnd and rnd["over"] and not match_over(state) and player is players[0]:
-                await player.act(type="next_round")
-            elif my_turn(state) and not match_over(state):
-                count = state["seats"][rnd["giver"]]["count"]
-                await player.act(type="draw", position=rng.randrange(count))
-        await asyncio.sleep(0.01)
+    waiting: dict[asyncio.Task, Player] = {}
+    try:
+        while loop.time() < deadline:
+            if all(match_over(p.state) for p in players):
+                return players[0].state
+            for player in players:
+                state = player.state
+                rnd = state["round"]
+                if rnd and rnd["over"] and not match_over(state) and player is players[0]:
+                    await player.act(type="next_round")
+                elif my_turn(state) and not match_over(state):
+                    count = state["seats"][rnd["giver"]]["count"]
+                    await player.act(type="draw", position=rng.randrange(count))
+            for player in players:
+                if player not in waiting.values():
+                    waiting[asyncio.ensure_future(player.socket.receive_output(timeout))] = player
+            done, _ = await asyncio.wait(
+                waiting, timeout=deadline - loop.time(), return_when=asyncio.FIRST_COMPLETED
+            )
+            for task in done:
+                player = waiting.pop(task)
+                output = task.result()
+                if output["type"] == "websocket.close":
+                    raise AssertionError(f"a socket was closed: {output}")
+                await player._take(json.loads(output["text"]))
+            for player in players:  # and whatever else came meanwhile
+                if player not in waiting.values():
+                    for message in player.read_queued():
+                        await player._take(message)
+    finally:
+        for task in waiting:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
+        for task, player in waiting.items():  # a message taken just before the cancel
+            taken = not task.cancelled() and task.exception() is None
+            if taken and task.result()["type"] == "websocket.send":
+                await player._take(json.loads(task.result()["text"]))
     raise AssertionError(f"the match did not end; last state: {players[0].state}")

@@ -114,12 +114,13 @@ def test_the_same_draw_sent_to_two_processes_at_once_is_applied_once(servers):
         ]
         at = ply(tabs[0].state, "draw")
         await asyncio.gather(*(t.send(type="draw", **at, position=0) for t in tabs))
+        # Each tab's answers to its draw come before its answer to a ping sent after it.
         replies = []
-        for tab in tabs:
-            for _ in range(3):
-                message = await tab.receive(5)
-                if message is not None:
-                    replies.append(message)
+        for n, tab in enumerate(tabs):
+            await tab.send(type="ping", ref=f"after-{n}")
+            while (message := await tab.receive(60)) != {"type": "pong", "ref": f"after-{n}"}:
+                assert message is not None, "no pong within 60 s"
+                replies.append(message)
         for c in clients + tabs:
             await c.close()
         return replies

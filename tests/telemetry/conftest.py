@@ -1,2 +1,2 @@
 # The browser tests' fixtures (a real server, Chromium pages) for the one browser test here.
-from tests.browser.conftest import browser, new_page, site  # noqa: F401
+from tests.browser.conftest import browser, chromium, new_page, site  # noqa: F401

@@ -2,7 +2,6 @@
 no serious accessibility violations, and read in each language; screenshots at laptop
 and phone sizes in en, ja and zh-hans (test-artifacts/screenshots/)."""
 
-import threading
 from datetime import timedelta
 
 import pytest
@@ -12,7 +11,7 @@ from playwright.sync_api import expect
 
 from games.models import Room
 from telemetry.models import Event
-from tests.browser.conftest import needs_browser, shot, sign_up
+from tests.browser.conftest import in_a_thread, needs_browser, shot, sign_up
 from tests.browser.test_accessibility import serious
 from tests.lobby.test_profile import record, room_for
 from tests.support import needs_services
@@ -53,28 +52,6 @@ def some_events():
     Event.objects.bulk_create(rows)
 
 
-def off_the_loop(function, *args):
-    """Run ``function`` in a thread of its own: the services broadcast after commit with
-    async_to_sync, which refuses the thread where Playwright's event loop runs."""
-    from django.db import connection
-
-    failures = []
-
-    def run():
-        try:
-            function(*args)
-        except Exception as exc:  # handed back to the test below
-            failures.append(exc)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if failures:
-        raise failures[0]
-
-
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("locale", LANGUAGES)
 def test_profile_and_dashboard_read_well_and_pass_axe(site, new_page, locale, size):
@@ -82,7 +59,7 @@ def test_profile_and_dashboard_read_well_and_pass_axe(site, new_page, locale, si
     sign_up(page, site, "keeper")
     expect(page.locator("#main")).to_be_visible()
     user = User.objects.get(username="keeper")
-    off_the_loop(a_record, user)
+    in_a_thread(a_record, user)
     some_events()
     User.objects.filter(pk=user.pk).update(is_staff=True)
 
