@@ -47,6 +47,18 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def site_language():
+    """Every test starts in the site's default language: a test (or the code it drives in
+    this thread) that activates another and never deactivates it must not change what the
+    next test on this worker reads."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def empty_cache():
     # The cache holds rate-limit counts; in CI it is Redis and outlives a run. Each test
     # worker has a Redis database of its own (tests/workers.py): this empties only its own.

@@ -33,14 +33,14 @@ def serious(page) -> list[str]:
 
 
 def test_pages_have_no_serious_violations(site, new_page):
-    page = new_page()
+    page = new_page(hurried=True)
     for path in ("/", "/rules/", "/new/", "/accounts/login/", "/accounts/signup/"):
         page.goto(site + path)
         assert serious(page) == [], path
 
 
 def test_table_mid_game_has_no_serious_violations(site, new_page):
-    page = new_page()
+    page = new_page(hurried=True)
     page.goto(f"{site}/new/")
     page.get_by_role("button", name="Create the game").click()
     expect(page).to_have_url(re.compile(r"/r/[A-Z0-9]+/$"))
@@ -61,9 +61,9 @@ def test_table_mid_game_has_no_serious_violations(site, new_page):
 
 
 def test_the_lockout_page_has_no_serious_violations(site, new_page):
-    sign_up(new_page(), site, "locked")
+    sign_up(new_page(hurried=True), site, "locked")
     for locale in ("en-US", "ja-JP", "zh-CN"):
-        page = new_page(locale=locale)
+        page = new_page(hurried=True, locale=locale)
         for _ in range(5):
             page.goto(f"{site}/accounts/login/")
             page.locator("#id_username").fill("locked")
@@ -75,7 +75,7 @@ def test_the_lockout_page_has_no_serious_violations(site, new_page):
 
 
 def test_the_check_does_catch_a_violation(site, new_page):
-    page = new_page()
+    page = new_page(hurried=True)
     page.goto(site + "/rules/")
     page.evaluate(
         "document.querySelector('main').insertAdjacentHTML('beforeend', "

@@ -57,7 +57,7 @@ def test_the_dark_check_catches_a_contrast_failure_only_dark_mode_has(site, new_
     )
     found = {}
     for scheme in ("light", "dark"):
-        page = new_page(color_scheme=scheme)
+        page = new_page(hurried=True, color_scheme=scheme)
         page.goto(site + "/rules/")
         page.evaluate(low)
         found[scheme] = " ".join(light.serious(page))

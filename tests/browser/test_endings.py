@@ -103,9 +103,9 @@ def versus_computer(site, new_page, *, locale="en-US", **game):
     Only friends rooms may be listed, so the visitor comes with the room's token (what
     the in-play replay page's "Watch live" link carries; the watch-only token replaces it
     once the server accepts it)."""
-    player = new_page(viewport=LAPTOP, locale=locale)
+    player = new_page(hurried=True, viewport=LAPTOP, locale=locale)
     new_game(player, site, players="2", **game)
-    watcher = new_page(viewport=LAPTOP, locale=locale)
+    watcher = new_page(hurried=True, viewport=LAPTOP, locale=locale)
     token = Room.objects.get(code=room_code(player)).token
     watcher.goto(f"{player.url}?t={token}")
     expect(watcher.locator("#status-line")).not_to_be_empty(timeout=SLOW)
@@ -115,15 +115,15 @@ def versus_computer(site, new_page, *, locale="en-US", **game):
 def friends_game(site, new_page, *, players, fill):
     """amy's listed friends room with ben in seat 1, started (``fill``: the computer takes
     the other seats), and a visitor watching."""
-    host = new_page(viewport=LAPTOP)
+    host = new_page(hurried=True, viewport=LAPTOP)
     sign_up(host, site, "amy")
     new_game(host, site, players=players, mode="friends", listed=True)
     room_url = host.url
     invite = host.locator("#invite-link").input_value()
-    friend = new_page(viewport=LAPTOP)
+    friend = new_page(hurried=True, viewport=LAPTOP)
     join_by_invitation(friend, site, invite, "ben")
     expect(host.locator('[data-seat="1"] .name')).to_contain_text("ben")
-    watcher = new_page(viewport=LAPTOP)
+    watcher = new_page(hurried=True, viewport=LAPTOP)
     watcher.goto(room_url)
     host.locator(f"button[name=fill][value='{fill}']").click()
     for page in (host, friend, watcher):
@@ -352,7 +352,10 @@ def test_an_abandoned_room(transactional_db, servers, new_page):
     amy.close()
     ben.close()
     expect(watcher.locator("#status-line")).to_contain_text(ABANDONED, timeout=SLOW)
-    amy, ben = amy_context.new_page(), ben_context.new_page()
+    amy, ben = (
+        amy_context.new_page(),
+        ben_context.new_page(),
+    )
     for page in (amy, ben):
         page.goto(url)
     reload(watcher)

@@ -85,7 +85,7 @@ def wait_for_my_turn(page):
 
 @pytest.mark.parametrize("seats", ["2", "4", "8"])
 def test_the_turn_fits_the_screen(site, new_page, seats):
-    page = new_page(viewport={"width": VIEWPORTS[0][0], "height": VIEWPORTS[0][1]})
+    page = new_page(hurried=True, viewport={"width": VIEWPORTS[0][0], "height": VIEWPORTS[0][1]})
     new_game(page, site, players=seats)
     wait_for_my_turn(page)
     for width, height in VIEWPORTS:
@@ -103,7 +103,7 @@ def test_the_turn_fits_the_screen(site, new_page, seats):
 
 @pytest.mark.parametrize("locale", ["ja-JP", "zh-CN"])
 def test_eight_seats_fit_in_other_languages(site, new_page, locale):
-    page = new_page(viewport={"width": 360, "height": 740}, locale=locale)
+    page = new_page(hurried=True, viewport={"width": 360, "height": 740}, locale=locale)
     new_game(page, site, players="8")
     in_language(page, locale)
     wait_for_my_turn(page)
@@ -162,7 +162,7 @@ def play_to_the_round_end(page):
 @pytest.mark.parametrize("locale", list(GAMES))
 def test_screenshots_of_a_whole_match(site, new_page, locale):
     variant, length = GAMES[locale]
-    page = new_page(viewport=LAPTOP, locale=locale)
+    page = new_page(hurried=True, viewport=LAPTOP, locale=locale)
     page.goto(f"{site}/new/")
     page.locator(f"input[name=variant][value={variant}]").check()
     page.locator("select[name=seat_count]").select_option("4")

@@ -57,7 +57,7 @@ def play_out(room: Room, actor) -> None:
 def world(site, new_page):
     """A signed-in staff player with a history, two listed rooms and an invitation, and a
     few days of usage statistics; returns the player's browser state and the invitation."""
-    page = new_page()
+    page = new_page(hurried=True)
     sign_up(page, site, "pat")
     expect(page.locator(".site-header nav")).to_contain_text("pat")
     pat = User.objects.get(username="pat")
@@ -156,7 +156,7 @@ def test_every_page_looks_designed(site, new_page, world, locale, size):
             "color_scheme": scheme,
         }
         for state, chosen in ((world["state"], pages), (None, visitor_pages)):
-            page = new_page(storage_state=state, **options)
+            page = new_page(hurried=True, storage_state=state, **options)
             missing: list[str] = []
             page.on("response", lambda r, m=missing: r.status == 404 and m.append(r.url))
             for name, path in chosen.items():
@@ -174,7 +174,7 @@ def test_every_page_looks_designed(site, new_page, world, locale, size):
 
         if size == "phone":
             # The header's menu opens over the page and holds the nav and the languages.
-            page = new_page(storage_state=world["state"], **options)
+            page = new_page(hurried=True, storage_state=world["state"], **options)
             page.goto(site + "/")
             menu = page.locator("#site-menu")
             expect(menu).to_be_hidden()
@@ -191,7 +191,7 @@ def test_every_page_looks_designed(site, new_page, world, locale, size):
 
 
 def test_the_language_menu_switches_and_keeps_the_page(site, new_page):
-    page = new_page(locale="en-US")
+    page = new_page(hurried=True, locale="en-US")
     page.goto(f"{site}/rules/")
     page.locator("#language-select").select_option("ja")
     expect(page.locator("html")).to_have_attribute("lang", "ja")

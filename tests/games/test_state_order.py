@@ -36,4 +36,7 @@ async def test_a_late_broadcast_of_an_older_state_is_not_sent_to_the_socket():
         await layer.group_send(group_name(room.pk), {"type": "room.changed", "state": state})
     await me.until(lambda s: len(me.messages) > seen and me.messages[-1] is s)
     sent = [m["version"] for m in me.messages[seen:] if m["type"] == "state"]
-    assert sent == [now["version"]]
+    # The old state is never sent; the current one is, unless the room really moved on
+    # meanwhile (a presence change on a busy machine), whose newer state is sent instead.
+    assert old["version"] not in sent
+    assert sent and all(version >= now["version"] for version in sent), sent
