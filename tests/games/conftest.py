@@ -94,11 +94,11 @@ class Player:
             headers.append(origin)
         self.socket = WebsocketCommunicator(application, path, headers=headers)
         self.refused, self.close_code = False, None
-        connected, _ = await self.socket.connect()
+        connected, _ = await self.socket.connect(timeout=30)
         if not connected:  # the handshake refused: a real client sees an HTTP 403, no code
             self.refused = True
             return False
-        first = await self.socket.receive_output(timeout=5)
+        first = await self.socket.receive_output(timeout=30)
         if first["type"] == "websocket.close":  # accepted, then closed (docs/protocol.md)
             self.close_code = first.get("code")
             return False

@@ -140,8 +140,8 @@ async def test_a_foreign_origin_is_refused():
             (b"cookie", f"sessionid={host.session_key}".encode()),
         ],
     )
-    assert (await socket.connect())[0]  # accepted, then closed: the page stops retrying
-    assert await socket.receive_output() == {"type": "websocket.close", "code": 4403}
+    assert (await socket.connect(timeout=30))[0]  # accepted, then closed: the page stops retrying
+    assert await socket.receive_output(timeout=30) == {"type": "websocket.close", "code": 4403}
 
 
 async def test_room_version_moves_one_per_change():

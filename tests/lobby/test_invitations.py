@@ -274,9 +274,9 @@ async def test_a_malformed_token_is_accepted_then_closed_with_4403_like_a_wrong_
         f"/ws/rooms/{room.code}/?t={quote(token, safe='')}",
         headers=[(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")],
     )
-    connected, _ = await socket.connect()
+    connected, _ = await socket.connect(timeout=30)
     assert connected  # accepted, then closed with a code the page reads (docs/protocol.md)
-    message = await socket.receive_output()
+    message = await socket.receive_output(timeout=30)
     assert (message["type"], message.get("code")) == ("websocket.close", 4403)
 
 

@@ -26,7 +26,7 @@ async def lobby_socket():
         "/ws/lobby/",
         headers=[(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")],
     )
-    assert (await socket.connect())[0]
+    assert (await socket.connect(timeout=30))[0]
     assert await next_list(socket) == []
     return socket
 
@@ -57,7 +57,7 @@ async def test_lobby_follows_rooms_opening_filling_and_starting(make_user):
     )
     assert private and await socket.receive_nothing(timeout=0.3)
     await socket.send_to(text_data="{}")
-    assert json.loads(await socket.receive_from())["code"] == "unknown_action"
+    assert json.loads(await socket.receive_from(timeout=30))["code"] == "unknown_action"
     await socket.disconnect()
 
 

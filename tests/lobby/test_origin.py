@@ -26,7 +26,7 @@ async def opens(origin: str | None, *, host: str = HOST, scheme=None, extra=()) 
         return await application(scope, receive, send)
 
     socket = WebsocketCommunicator(app, "/ws/lobby/", headers=headers)
-    connected, _ = await socket.connect()
+    connected, _ = await socket.connect(timeout=30)
     assert connected  # a refusal is a close code the page can read, not a failed handshake
     message = await socket.receive_output(timeout=5)
     if message["type"] == "websocket.close":

@@ -243,7 +243,7 @@ async def lobby_socket(language):
             (b"accept-language", language.encode()),
         ],
     )
-    assert (await socket.connect())[0]
+    assert (await socket.connect(timeout=30))[0]
     return socket
 
 
