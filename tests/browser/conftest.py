@@ -242,7 +242,8 @@ WAIT_FOR_TURN = (
 )
 
 #: Nothing moves on the table: no card in flight, the own-hand sequence over, no CSS
-#: animation or transition running but the endless ones (the your-turn pulse).
+#: animation or transition running but endless ones (none today: the your-turn pulse and
+#: the lobby's live dot pulse three times, then rest).
 SETTLED = (
     "() => !document.querySelector("
     "'.flying, #my-hand.shuffling, #my-hand .arrived, #my-hand .to-pile, #my-hand .taken')"

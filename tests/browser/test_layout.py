@@ -20,8 +20,8 @@ pytestmark = [needs_browser, needs_services]
 VIEWPORTS = [(1366, 768), (1280, 720), (390, 844), (360, 740)]
 
 SETTLED = """() => {
-  // Motion that ends (cards travelling, the giver's hand lifting) has ended; the
-  // endless pulse beside "your turn" does not count.
+  // Motion that ends (cards travelling, the giver's hand lifting, the three pulses
+  // beside "your turn") has ended; an endless animation would not count.
   const moving = document.getAnimations().filter((a) =>
     a.playState === 'running' && a.effect && a.effect.getComputedTiming().iterations !== Infinity);
   return moving.length === 0;

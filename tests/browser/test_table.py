@@ -99,7 +99,7 @@ def test_versus_computer_with_the_mouse(site, new_page, locale):
 
 @pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
 def test_versus_computer_with_the_keyboard_only(site, new_page, locale):
-    page = new_page(locale=locale)
+    page = new_page(hurried=True, locale=locale)
     new_game(page, site, variant="schwarzer_peter", players="4")
     in_language(page, locale)
     first_turn_with_keyboard(page)
@@ -113,7 +113,7 @@ def test_versus_computer_with_the_keyboard_only(site, new_page, locale):
 
 @pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
 def test_same_device_game_through_the_curtain(site, new_page, locale):
-    page = new_page(locale=locale)
+    page = new_page(hurried=True, locale=locale)
     # Three players: enough turns that the device changes hands several times.
     new_game(page, site, players="3", mode="same_device", variant="babanuki")
     in_language(page, locale)
@@ -182,7 +182,11 @@ def test_same_device_shows_your_draw_before_the_curtain(site, new_page):
 @pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
 def test_flat_fallback_plays_fully_with_the_buttons(site, new_page, locale):
     page = new_page(
-        viewport={"width": 360, "height": 800}, is_mobile=True, has_touch=True, locale=locale
+        hurried=True,
+        viewport={"width": 360, "height": 800},
+        is_mobile=True,
+        has_touch=True,
+        locale=locale,
     )
     new_game(page, site, flat=True)
     in_language(page, locale)
@@ -210,7 +214,7 @@ def test_flat_fallback_plays_fully_with_the_buttons(site, new_page, locale):
 
 @pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
 def test_two_friends_play_a_match_in_two_browsers(site, new_page, locale):
-    host, friend = new_page(locale=locale), new_page(locale=locale)
+    host, friend = new_page(hurried=True, locale=locale), new_page(hurried=True, locale=locale)
     sign_up(host, site, "amy")
     new_game(host, site, variant="old_maid", players="2", mode="friends", single=False, strikes="1")
     invite = host.locator("#invite-link").input_value()

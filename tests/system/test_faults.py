@@ -244,12 +244,15 @@ def read_record(room_id: int):
 
 
 def tracebacks(*servers: Server) -> list[str]:
-    return [
-        s.log_path.name
-        for s in servers
-        if "Traceback" in s.log_path.read_text(errors="replace")
-        or "Exception inside application" in s.log_path.read_text(errors="replace")
-    ]
+    """Each traceback in the servers' logs, named by its log and with the lines that say
+    what raised where (the log itself is gone once the test ends)."""
+    found = []
+    for s in servers:
+        lines = s.log_path.read_text(errors="replace").splitlines()
+        for i, line in enumerate(lines):
+            if line.startswith("Traceback") or "Exception inside application" in line:
+                found.append("\n".join([s.log_path.name, *lines[max(0, i - 2) : i + 40]]))
+    return found
 
 
 async def wait_for_log(servers: list[Server], text: str, timeout: float) -> None:
