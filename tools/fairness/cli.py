@@ -114,7 +114,7 @@ def simulate_one(opts: dict) -> None:
         raise ValueError(f"--rounds must be from 1 to {MAX_ROUNDS:,}")
     started = time.perf_counter()
     deal = parse_deal(opts["deal"])
-    offset = None
+    offset, name = None, None
     if deal == "default":
         offered = fairness_data.balanced_deal(opts["variant"], opts["players"])
         deal = "balanced" if offered else None
@@ -126,6 +126,7 @@ def simulate_one(opts: dict) -> None:
                 "balanced deal: its own deal is already fair there"
             )
         deal, offset = BALANCED_DEALS[key]
+        name = "balanced"
     counts = deal if isinstance(deal, tuple) else None
     report = simulate(
         opts["variant"],
@@ -140,13 +141,14 @@ def simulate_one(opts: dict) -> None:
     )
     seconds = time.perf_counter() - started
     data = report.as_dict()
+    data["deal"] = name or report.deal
     data["seconds"] = seconds
     data["rounds_per_second"] = report.rounds / seconds if seconds > 0 else None
     if opts["json"]:
         print(json.dumps(data))
         return
     print(
-        f"{report.variant}, {report.players} players, {report.deal} deal "
+        f"{report.variant}, {report.players} players, {data['deal']} deal "
         f"(first card to dealer+{report.deal_offset}), cards dealt "
         f"{'-'.join(map(str, report.counts))} (dealer first), {report.rounds:,} rounds, "
         f"{report.engine} engine"
