@@ -171,22 +171,24 @@ def first_card_to(offset: int) -> str:
 
 
 def balanced_rows() -> list[dict]:
-    """For the rules page: every table where the balanced deal is offered, with who gets
-    the first card and the counts, dealer first (``fairness_data.balanced_deal``)."""
-    rows = []
+    """For the rules page, by game: every table where the balanced deal is offered, with
+    who gets the first card and the counts, dealer first (``fairness_data.balanced_deal``)."""
+    games = []
     for variant in VARIANTS.values():
+        rows = []
         for n in range(variant.min_players, variant.max_players + 1):
             deal = fairness_data.balanced_deal(variant.key, n)
             if deal is not None:
                 rows.append(
                     {
-                        "game": VARIANT_NAMES[variant.key],
                         "players": n,
                         "first": first_card_to(deal["offset"]),
                         "counts": counts_text(deal["counts"]),
                     }
                 )
-    return rows
+        if rows:
+            games.append({"game": VARIANT_NAMES[variant.key], "rows": rows})
+    return games
 
 
 def dealing_rows() -> dict:

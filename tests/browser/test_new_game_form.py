@@ -179,6 +179,9 @@ def test_the_form_says_which_deal_and_offers_the_switch_only_where_it_exists(sit
     room = Room.objects.get()
     assert room.options["balanced_deal"] is True
     expect(page.locator(".room-deal")).to_contain_text("4-3-4-4-4-4-4-4")
+    for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        shot(page, f"room-balanced-deal-{size}")
 
 
 def test_a_host_who_switches_it_off_plays_the_games_own_deal(site, new_page):
@@ -191,6 +194,29 @@ def test_a_host_who_switches_it_off_plays_the_games_own_deal(site, new_page):
     expect(page).to_have_url(re.compile(r"/r/[A-Z0-9]+/$"))
     assert Room.objects.get().options["balanced_deal"] is False
     expect(page.locator(".room-deal")).to_contain_text("The game's own deal")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_screenshots_of_the_balanced_deal_on_the_rules_and_fairness_pages(site, new_page, locale):
+    page = new_page(viewport=PHONE, locale=locale)
+    page.goto(f"{site}/rules/#balanced-deal")
+    in_language(page, locale)
+    # The sticky header stays out of the shots (CSSOM, which the CSP allows).
+    unstick = "document.querySelector('.site-header').style.position = 'static'"
+    page.evaluate(unstick)
+    expect(page.locator("table.balanced")).to_contain_text("13-10-10-10-10")
+    page.locator(".balanced-deal").screenshot(
+        path=os.path.join(SCREENSHOTS, f"rules-balanced-deal-{locale}-phone.png")
+    )
+    page.goto(f"{site}/fairness/")
+    page.evaluate(unstick)
+    page.locator("#fair-babanuki-5 summary").click()
+    expect(page.locator("#fair-babanuki-5")).to_contain_text("13-10-10-10-10")
+    for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        page.locator("#fair-babanuki-5").screenshot(
+            path=os.path.join(SCREENSHOTS, f"fairness-babanuki-5-{locale}-{size}.png")
+        )
 
 
 @pytest.mark.parametrize("locale", LOCALES)
