@@ -231,7 +231,10 @@ LOGGING = {
         }
     },
     "filters": {"layer_outage": {"()": "games.outages.LayerOutageFilter"}},
-    "loggers": {"channels_redis.pubsub": {"filters": ["layer_outage"]}},
+    "loggers": {
+        "channels_redis.pubsub": {"filters": ["layer_outage"]},
+        "asyncio": {"filters": ["layer_outage"]},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 
