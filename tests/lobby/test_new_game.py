@@ -164,8 +164,8 @@ def test_labels_end_without_a_colon_and_help_sits_under_the_field(client):
 @pytest.mark.parametrize(
     ("language", "seat", "player", "rounds"),
     [
-        ("ja", "1番の席", "プレイヤー1", "先に3ストライク"),
-        ("zh-hans", "1 号座位", "玩家 1", "先到 3 次"),
+        ("ja", "1番の席", "プレイヤー1", "先に負けが3つになるまで"),
+        ("zh-hans", "1 号座位", "玩家 1", "直到有人先累计 3 次失败"),
     ],
 )
 def test_the_form_speaks_the_readers_language(client, language, seat, player, rounds):

@@ -66,7 +66,7 @@ def test_a_match_someone_is_connected_to_is_in_progress(make_user, client):
 
 @pytest.mark.parametrize(
     ("language", "words"),
-    [("ja", "未完了、最後のプレイは 3時間前"), ("zh-hans", "未完成，上次玩是 3小时前")],
+    [("ja", "未完了・最後のプレイは3時間前"), ("zh-hans", "未完成，上次玩是3小时前")],
 )
 def test_last_played_is_said_in_the_readers_language(make_user, client, language, words):
     me = make_user("polyglot")
