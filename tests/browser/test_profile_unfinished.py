@@ -8,8 +8,14 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Room
-from tests.browser.conftest import in_language, needs_browser, new_game, shot, sign_up
-from tests.browser.conftest import until_deadline
+from tests.browser.conftest import (
+    in_language,
+    needs_browser,
+    new_game,
+    shot,
+    sign_up,
+    until_deadline,
+)
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
