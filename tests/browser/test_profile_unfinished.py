@@ -16,6 +16,7 @@ from tests.browser.conftest import (
     sign_up,
     until_deadline,
 )
+from tests.browser.test_accessibility import serious
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
@@ -54,6 +55,7 @@ def test_an_unfinished_game_can_be_resumed_or_ended_from_the_profile(site, new_p
     for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
         page.set_viewport_size(viewport)
         shot(page, f"profile-unfinished-{locale}-{size}")
+    assert serious(page) == []
     # Back to the table, which is still there to play.
     row.get_by_role("link", name=resume).click()
     expect(page).to_have_url(re.compile(rf"/r/{code}/$"))
