@@ -231,12 +231,16 @@ LOGGING = {
         }
     },
     "filters": {"layer_outage": {"()": "games.outages.LayerOutageFilter"}},
-    "loggers": {"channels_redis.pubsub": {"filters": ["layer_outage"]}},
+    "loggers": {
+        "channels_redis.pubsub": {"filters": ["layer_outage"]},
+        "asyncio": {"filters": ["layer_outage"]},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 
 # -- the game's timings (seconds) --------------------------------------------------------
-# Pause before a computer seat draws, so that people can follow it.
+# Pause before a computer seat draws, so that people can follow it: the normal speed; a
+# room set slow or fast scales it (games.schedule.COMPUTER_SPEEDS), so 0 stays 0.
 COMPUTER_DELAY_SECONDS = float(os.environ.get("COMPUTER_DELAY_SECONDS", "0.9"))
 # How long a human seat's connection may stay down before the computer covers it.
 SEAT_GRACE_SECONDS = float(os.environ.get("SEAT_GRACE_SECONDS", "20"))

@@ -12,6 +12,13 @@ VARIANT_NAMES = {
 
 LEVEL_NAMES = {"easy": _("Easy"), "medium": _("Medium"), "hard": _("Hard")}
 
+#: How fast a room's computer seats draw (``games.schedule.COMPUTER_SPEEDS``).
+SPEED_NAMES = {
+    "slow": pgettext_lazy("computer speed", "Slow"),
+    "normal": pgettext_lazy("computer speed", "Normal"),
+    "fast": pgettext_lazy("computer speed", "Fast"),
+}
+
 MODE_NAMES = {
     "computer": _("Versus the computer"),
     "same_device": _("Everyone on this device"),

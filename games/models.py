@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import LEVELS
 from games.engine import seats as seat_rules
-from games.labels import LEVEL_NAMES, VARIANT_NAMES, computer_name
+from games.labels import LEVEL_NAMES, SPEED_NAMES, VARIANT_NAMES, computer_name
 
 #: Seat colours clockwise from seat 0, each with a letter so colour is never alone.
 COLOURS = ("red", "green", "yellow", "blue", "purple", "orange", "teal", "pink")
@@ -58,6 +58,10 @@ class Room(models.Model):
     options = models.JSONField(default=dict)
     rules = models.JSONField(default=dict)
     computer_level = models.CharField(max_length=10, choices=[(x, LEVEL_NAMES[x]) for x in LEVELS])
+    #: How fast its computer seats draw (``games.schedule.COMPUTER_SPEEDS``).
+    computer_speed = models.CharField(
+        max_length=8, choices=list(SPEED_NAMES.items()), default="normal"
+    )
     mode = models.CharField(max_length=12, choices=Mode.choices)
     listed = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)

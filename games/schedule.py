@@ -13,6 +13,20 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from games.engine.seats import played_by_computer
+from games.labels import SPEED_NAMES
+
+#: How a room paces its computer seats' draws (RULES.md section 6): each scales
+#: ``settings.COMPUTER_DELAY_SECONDS``, so a delay of zero (the tests') stays zero.
+COMPUTER_SPEEDS = {"slow": 1.8, "normal": 1.0, "fast": 0.4}
+DEFAULT_COMPUTER_SPEED = "normal"
+assert set(COMPUTER_SPEEDS) == set(SPEED_NAMES)
+
+
+def computer_delay(speed: str | None) -> float:
+    """Seconds between a change and a computer seat's draw in a room set to ``speed``
+    (an unknown or missing speed is the normal one)."""
+    factor = COMPUTER_SPEEDS.get(speed or DEFAULT_COMPUTER_SPEED, 1.0)
+    return settings.COMPUTER_DELAY_SECONDS * factor
 
 
 @dataclass(frozen=True)
@@ -48,6 +62,6 @@ def next_due(state: dict) -> Due | None:
     if rnd and not rnd["over"] and match and not match["over"]:
         drawer = rnd["state"]["drawer"]
         if played_by_computer(state["seats"][drawer]):
-            at = state["changed_at"] + settings.COMPUTER_DELAY_SECONDS
+            at = state["changed_at"] + computer_delay(state["room"].get("computer_speed"))
             due.append(Due("computer_turn", at, version, drawer))
     return min(due, key=lambda d: d.at) if due else None

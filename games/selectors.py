@@ -163,11 +163,17 @@ def player_stats(user_id: int) -> dict:
 
     Each listed match: ``match``, ``room``, ``variant``, ``seat`` (``None`` on one
     device), ``rounds`` (finished), ``date`` (when it ended, else when it began) and
-    ``outcome``: ``won``, ``lost``, ``playing``, ``abandoned``, ``left`` or ``shared``.
+    ``outcome``: ``won``, ``lost``, ``playing``, ``unfinished``, ``abandoned``, ``left`` or
+    ``shared``. A match not over is ``playing`` only while one of its room's humans is
+    connected (a fresh ``Presence``); otherwise it is ``unfinished`` (walked away from),
+    with ``last_played`` (its latest draw, else its start) and ``may_end`` (the player's
+    own seat is still in it: ``services.end_unfinished`` can end it).
     """
     from collections import defaultdict
 
-    from games.models import Match, Seat
+    from django.db.models import Max
+
+    from games.models import Draw, Match, Seat
 
     held: dict[int, list[tuple[int, bool]]] = defaultdict(list)
     for room_id, index, left in Seat.objects.filter(user_id=user_id).values_list(
@@ -179,6 +185,12 @@ def player_stats(user_id: int) -> dict:
         .select_related("room")
         .prefetch_related("rounds")
         .order_by("-created_at", "-number")
+    )
+    fresh = timezone.now() - timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS)
+    attended = set(
+        Presence.objects.filter(seat__room_id__in=held, last_seen__gte=fresh).values_list(
+            "seat__room_id", flat=True
+        )
     )
     by_variant: dict[str, dict] = {}
     listing = []
@@ -194,10 +206,12 @@ def player_stats(user_id: int) -> dict:
             (r for r in match.rounds.all() if r.finished_at), key=lambda r: r.number
         )
         ended_by = match.ended_by or {}
-        if shared:
+        if not match.finished_at and latest and not left:
+            outcome = "playing" if room.pk in attended else "unfinished"
+        elif shared:
             outcome = "shared"
         elif not match.finished_at:
-            outcome = "left" if left else "playing"
+            outcome = "left" if left else "unfinished"
         elif ended_by.get("how") in ("abandoned", "everyone_left"):
             outcome = "abandoned"
         elif seat in match.left or (left and latest):
@@ -213,6 +227,7 @@ def player_stats(user_id: int) -> dict:
                 "outcome": outcome,
                 "rounds": len(finished_rounds),
                 "date": match.finished_at or match.created_at,
+                "may_end": not match.finished_at and latest and not left,
             }
         )
         if shared:
@@ -243,7 +258,19 @@ def player_stats(user_id: int) -> dict:
     for record in by_variant.values():
         record["places"] = dict(sorted(record["places"].items()))
         record["win_rate"] = record["won"] / record["matches"] if record["matches"] else None
-    return {"by_variant": by_variant, "matches": listing[:50]}
+    listing = listing[:50]
+    waiting = [e["match"].pk for e in listing if e["outcome"] == "unfinished"]
+    last_draws = dict(
+        Draw.objects.filter(round__match_id__in=waiting)
+        .values("round__match_id")
+        .annotate(last=Max("created_at"))
+        .values_list("round__match_id", "last")
+    )
+    for entry in listing:
+        if entry["outcome"] == "unfinished":
+            match = entry["match"]
+            entry["last_played"] = last_draws.get(match.pk) or match.created_at
+    return {"by_variant": by_variant, "matches": listing}
 
 
 def match_summaries(room: Room) -> list[dict]:

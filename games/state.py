@@ -52,6 +52,7 @@ def room_state(room: Room, event: dict | None = None, loaded: tuple | None = Non
             "options": room.options,
             "rules": room.rules,
             "computer_level": room.computer_level,
+            "computer_speed": room.computer_speed,
             "listed": room.listed,
         },
         # Server side only: when the room last changed and since when nobody is there

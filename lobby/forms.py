@@ -6,9 +6,11 @@ from django.utils.translation import gettext_lazy as _
 
 from games import fairness_data, names
 from games.engine import LEVELS, VARIANTS
-from games.labels import VARIANT_NAMES
+from games.engine.match import DEFAULT_STRIKE_LIMIT, MAX_STRIKE_LIMIT, ROUND_CHOICES
+from games.labels import SPEED_NAMES, VARIANT_NAMES
 from games.models import Room
 from games.names import NAME_MAX
+from games.schedule import DEFAULT_COMPUTER_SPEED
 
 VARIANT_HELP = {
     "babanuki": _(
@@ -88,12 +90,14 @@ class JoinForm(forms.Form):
 
 #: When a new-game option applies: only then is it shown (new_game.js hides the others)
 #: and only then does the server read it. Keys: the ways of playing (``modes``), the
-#: scoring of the chosen game (``scoring``), the games (``variants``), and whether it
-#: is meaningless for a single round (``match_only``).
+#: scoring of the chosen game (``scoring``) and the games (``variants``).
 APPLIES = {
     "computer_level": {"modes": ("computer", "friends")},
-    "rounds": {"scoring": ("points",), "match_only": True},
-    "strike_limit": {"scoring": ("strikes",), "match_only": True},
+    "computer_speed": {"modes": ("computer", "friends")},
+    # The match length is one control per scoring (RULES.md section 5): a number of
+    # rounds for points, a number of strikes for strikes; both offer one round.
+    "rounds": {"scoring": ("points",)},
+    "strike_limit": {"scoring": ("strikes",)},
     "reverse": {"scoring": ("strikes",)},
     # The seat that deals is chosen by the host only in the games dealt the traditional
     # way (RULES.md section 4); the Japanese games pick the first dealer at random.
@@ -104,6 +108,7 @@ APPLIES = {
 #: Said under each such option for pages without scripts, where every option shows.
 APPLIES_NOTES = {
     "computer_level": _("Only when computer players take part."),
+    "computer_speed": _("Only when computer players take part."),
     "rounds": _("Babanuki and Jiji-nuki only."),
     "strike_limit": _("Old Maid and Schwarzer Peter only."),
     "reverse": _("Old Maid and Schwarzer Peter only."),
@@ -116,13 +121,33 @@ APPLIES_NOTES = {
 #: What the server reads for an option that does not apply.
 NOT_APPLYING = {
     "computer_level": "medium",
+    "computer_speed": DEFAULT_COMPUTER_SPEED,
     "rounds": 3,
-    "strike_limit": 3,
+    "strike_limit": DEFAULT_STRIKE_LIMIT,
     "first_dealer": None,
     "listed": False,
 }
 
-MAX_SEATS = 8
+#: The table sizes any game allows; each game's own limits are its engine variant's.
+MIN_SEATS = min(v.min_players for v in VARIANTS.values())
+MAX_SEATS = max(v.max_players for v in VARIANTS.values())
+
+
+def players_sentence(variant) -> str:
+    """A game's table sizes from the engine: "Jiji-nuki is played by 3 to 8 players."."""
+    return ngettext(
+        "%(game)s is played by %(low)s to %(high)s player.",
+        "%(game)s is played by %(low)s to %(high)s players.",
+        variant.max_players,
+    ) % {
+        "game": VARIANT_NAMES[variant.key],
+        "low": variant.min_players,
+        "high": variant.max_players,
+    }
+
+
+def one_round() -> str:
+    return gettext("One round")
 
 
 class NewGameForm(forms.Form):
@@ -145,9 +170,10 @@ class NewGameForm(forms.Form):
     seat_count = forms.TypedChoiceField(
         label=_("Players"),
         coerce=int,
-        choices=[(n, n) for n in range(2, MAX_SEATS + 1)],
+        choices=[(n, n) for n in range(MIN_SEATS, MAX_SEATS + 1)],
         initial=4,
-        help_text=_("2 to 8 players; Jiji-nuki needs at least 3."),
+        # The help under it says each game's table sizes (seat_limits).
+        widget=forms.Select(attrs={"aria-describedby": "id_seat_count_helptext"}),
     )
     computer_level = forms.ChoiceField(
         label=_("Computer level"),
@@ -158,26 +184,34 @@ class NewGameForm(forms.Form):
             "hard ones shuffle every time."
         ),
     )
-    rounds = forms.TypedChoiceField(
-        label=_("Rounds in the match"),
-        coerce=int,
-        choices=[(1, 1), (3, 3), (5, 5)],
-        initial=3,
-        help_text=_("Each round scores points by finishing place; the highest total wins."),
+    computer_speed = forms.ChoiceField(
+        label=_("Computer speed"),
+        choices=list(SPEED_NAMES.items()),
+        initial=DEFAULT_COMPUTER_SPEED,
+        required=False,  # not sent: the normal speed
+        help_text=_("How long each computer player takes over its draw."),
     )
-    strike_limit = forms.IntegerField(
-        label=_("Strike limit"),
-        min_value=1,
-        max_value=10,
+    # The match length: its choices' words are built per request, in the reader's
+    # language (__init__).
+    rounds = forms.TypedChoiceField(
+        label=_("Match length"),
+        coerce=int,
+        choices=[(n, n) for n in ROUND_CHOICES],
         initial=3,
         help_text=_(
-            "Each round's loser takes a strike; the first to reach this number loses the match."
+            "A match of Babanuki or Jiji-nuki: each round scores points by finishing "
+            "place; the highest total after the last round wins."
         ),
     )
-    single_round = forms.BooleanField(
-        label=_("Just one round"),
-        required=False,
-        help_text=_("One round decides the game."),
+    strike_limit = forms.TypedChoiceField(
+        label=_("Match length"),
+        coerce=int,
+        choices=[(n, n) for n in range(1, MAX_STRIKE_LIMIT + 1)],
+        initial=DEFAULT_STRIKE_LIMIT,
+        help_text=_(
+            "A match of Old Maid or Schwarzer Peter: each round's loser takes a strike; "
+            "the first to reach the number chosen loses the match."
+        ),
     )
     same_colour_pairs = forms.BooleanField(
         label=_("Pairs must match in colour"),
@@ -217,6 +251,19 @@ class NewGameForm(forms.Form):
         self.signed_in = signed_in
         self.label_suffix = ""
         # Built per request, in the reader's language.
+        self.fields["rounds"].choices = [
+            (n, one_round() if n == 1 else ngettext("%(n)s round", "%(n)s rounds", n) % {"n": n})
+            for n in ROUND_CHOICES
+        ]
+        self.fields["strike_limit"].choices = [
+            (
+                n,
+                one_round()
+                if n == 1
+                else ngettext("First to %(n)s strike", "First to %(n)s strikes", n) % {"n": n},
+            )
+            for n in range(1, MAX_STRIKE_LIMIT + 1)
+        ]
         self.fields["first_dealer"].choices = [("", gettext("Random"))] + [
             (i, gettext("Seat %(n)s") % {"n": i + 1}) for i in range(MAX_SEATS)
         ]
@@ -233,11 +280,16 @@ class NewGameForm(forms.Form):
     # What the template lays out.
 
     def variant_choices(self):
-        """Each game's radio button, its description and how it is scored."""
+        """Each game's radio button, its description and its variant (how it is scored,
+        how many play it)."""
         return [
-            (radio, VARIANT_HELP[radio.data["value"]], VARIANTS[radio.data["value"]].scoring)
+            (radio, VARIANT_HELP[radio.data["value"]], VARIANTS[radio.data["value"]])
             for radio in self["variant"]
         ]
+
+    def seat_limits(self):
+        """Each game's table sizes in words, for the help under the number of players."""
+        return [(key, players_sentence(v)) for key, v in VARIANTS.items()]
 
     def mode_choices(self):
         return [(radio, MODE_HELP[radio.data["value"]]) for radio in self["mode"]]
@@ -247,9 +299,9 @@ class NewGameForm(forms.Form):
         says so."""
         names = [
             "computer_level",
+            "computer_speed",
             "rounds",
             "strike_limit",
-            "single_round",
             "same_colour_pairs",
             "reverse",
             "first_dealer",
@@ -300,13 +352,12 @@ class NewGameForm(forms.Form):
     # Checks.
 
     @staticmethod
-    def applies(name: str, variant, mode: str, single_round: bool) -> bool:
+    def applies(name: str, variant, mode: str) -> bool:
         when = APPLIES.get(name, {})
         return (
             ("modes" not in when or mode in when["modes"])
             and ("scoring" not in when or variant.scoring in when["scoring"])
             and ("variants" not in when or variant.key in when["variants"])
-            and not (when.get("match_only") and single_round)
         )
 
     def clean(self):
@@ -320,23 +371,11 @@ class NewGameForm(forms.Form):
             # Reverse is the exception: asked for in a points game, it is refused
             # (RULES.md section 7) rather than quietly dropped.
             for name, default in NOT_APPLYING.items():
-                if not self.applies(name, variant, mode, data.get("single_round", False)):
+                if not self.applies(name, variant, mode):
                     self.errors.pop(name, None)
                     data[name] = default
         if variant and seats and not variant.min_players <= seats <= variant.max_players:
-            self.add_error(
-                "seat_count",
-                ngettext(
-                    "%(game)s is played by %(low)s to %(high)s player.",
-                    "%(game)s is played by %(low)s to %(high)s players.",
-                    variant.max_players,
-                )
-                % {
-                    "game": VARIANT_NAMES[variant.key],
-                    "low": variant.min_players,
-                    "high": variant.max_players,
-                },
-            )
+            self.add_error("seat_count", players_sentence(variant))
         if variant and seats and fairness_data.balanced_deal(variant.key, seats) is None:
             # Not offered here (the game's own deal is already fair): not read, like an
             # option that does not apply; the services refuse it if asked for directly.
@@ -396,9 +435,11 @@ class NewGameForm(forms.Form):
             "seat_count": data["seat_count"],
             "mode": data["mode"],
             "computer_level": data["computer_level"],
-            "rounds": (1 if data["single_round"] else data["rounds"]) if points else None,
+            "computer_speed": data["computer_speed"] or DEFAULT_COMPUTER_SPEED,
+            "rounds": data["rounds"] if points else None,
             "strike_limit": None if points else data["strike_limit"],
-            "single_round": data["single_round"],
+            # One round is the shortest match length of either scoring.
+            "single_round": (data["rounds"] if points else data["strike_limit"]) == 1,
             "options": {
                 "same_colour_pairs": data["same_colour_pairs"],
                 "reverse": data["reverse"],

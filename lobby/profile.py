@@ -4,7 +4,9 @@ The figures come from ``games.selectors.player_stats``."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils import timezone
+from django.utils.timesince import timesince
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from figures.numbers import percent
 from games.labels import VARIANT_NAMES
@@ -24,10 +26,22 @@ OUTCOMES = {
     "won": gettext_lazy("Won"),
     "lost": gettext_lazy("Lost"),
     "playing": gettext_lazy("In progress"),
+    "unfinished": gettext_lazy("Unfinished"),
     "abandoned": gettext_lazy("Abandoned"),
     "left": gettext_lazy("You left (the computer played on)"),
     "shared": gettext_lazy("Played on one device"),
 }
+
+
+def last_played_text(moment, now=None) -> str:
+    """When an unfinished match was last played, relative to now in the reader's
+    language: "Unfinished, last played 3 hours ago" ("just now" within a minute)."""
+    now = now or timezone.now()
+    if (now - moment).total_seconds() < 60:
+        return gettext("Unfinished, last played just now")
+    return gettext("Unfinished, last played %(when)s ago") % {
+        "when": timesince(moment, now, depth=1)
+    }
 
 
 def win_rate(rate: float | None) -> str:
@@ -68,6 +82,9 @@ def record(stats: dict) -> dict:
             **entry,
             "variant_name": VARIANT_NAMES.get(entry["variant"], entry["variant"]),
             "outcome_text": OUTCOMES[entry["outcome"]],
+            "last_played_text": (
+                last_played_text(entry["last_played"]) if "last_played" in entry else ""
+            ),
         }
         for entry in stats["matches"]
     ]

@@ -33,4 +33,5 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("accounts/profile/", views.profile, name="profile"),
+    path("accounts/profile/end/", views.end_unfinished, name="end_unfinished"),
 ]

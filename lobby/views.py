@@ -330,3 +330,35 @@ def profile(request):
         "lobby/profile.html",
         {"record": player_record(selectors.player_stats(request.user.pk))},
     )
+
+
+@login_required
+@require_POST
+def end_unfinished(request):
+    """The profile's way out of an unfinished match: resign (two seats) or leave (the
+    computer plays on) through the services, for the match the page showed. A room the
+    player holds no seat in, a match that has moved on or ended, or a malformed form is
+    refused in words on the profile; nothing changes (CSRF guards the form itself)."""
+    code = request.POST.get("code", "")
+    room = selectors.room_by_code(code) if isinstance(code, str) and code else None
+    try:
+        number = int(request.POST.get("match", ""))
+    except ValueError:
+        number = None
+    if room is None or number is None:
+        messages.error(request, _("That game could not be found."))
+        return redirect("profile")
+    actor = actor_from_request(request)
+    try:
+        how = services.end_unfinished(room_id=room.pk, actor=actor, at={"match": number})
+    except ActionError as exc:
+        messages.error(request, exc.message)
+        return redirect("profile")
+    if how == "resign":
+        messages.success(request, _("You resigned room %(code)s.") % {"code": room.code})
+    else:
+        messages.success(
+            request,
+            _("You left the game in room %(code)s.") % {"code": room.code},
+        )
+    return redirect("profile")

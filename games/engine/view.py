@@ -25,6 +25,7 @@ ROOM_FIELDS = (
     "options",
     "rules",
     "computer_level",
+    "computer_speed",
     "listed",
 )
 #: What everyone may know of each seat (who holds it is not among them); the view adds

@@ -2,7 +2,7 @@
 kind of change over one shared change helper (``change.py``):
 
 - ``rooms``: opening rooms, seats before the start, starting and dealing, abandonment;
-- ``play``: draws (human and computer), leaving and resigning;
+- ``play``: draws (human and computer), leaving and resigning (from the profile too);
 - ``presence``: connections, seats away and back, the computer covering a seat;
 - ``limits``: how many rooms one person may open;
 - ``accounts``: a guest's games kept when they sign up or log in.
@@ -14,7 +14,7 @@ public surface.
 from games.identity import Actor
 from games.services.accounts import claim_guest_games
 from games.services.limits import room_creation
-from games.services.play import computer_turn, draw, leave_match, resign
+from games.services.play import computer_turn, draw, end_unfinished, leave_match, resign
 from games.services.presence import (
     connect,
     cover_seat,
@@ -44,6 +44,7 @@ __all__ = [
     "create_room",
     "disconnect",
     "draw",
+    "end_unfinished",
     "heartbeat",
     "join_refusal",
     "join_room",

@@ -152,5 +152,20 @@ def resign(*, room_id: int, actor: Actor, at: dict | None = None) -> None:
         change.commit({"kind": "resigned", "seat": seat.index})
 
 
+def end_unfinished(*, room_id: int, actor: Actor, at: dict | None = None) -> str:
+    """From away from the table (the profile's "End it"): the actor's part in the room's
+    unfinished match ends the way the table would end it, by resigning with two seats
+    or by leaving with more (the computer plays on; the last human leaving ends the
+    match). Returns ``"resign"`` or ``"leave"``; refused like either."""
+    seat_count = Room.objects.filter(pk=room_id).values_list("seat_count", flat=True).first()
+    if seat_count is None:
+        raise ActionError("not_allowed", _("This room does not exist."))
+    if seat_count == 2:
+        resign(room_id=room_id, actor=actor, at=at)
+        return "resign"
+    leave_match(room_id=room_id, actor=actor, at=at)
+    return "leave"
+
+
 def _playing(room: Room) -> bool:
     return room.status == Room.Status.PLAYING

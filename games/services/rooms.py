@@ -15,6 +15,7 @@ from games.labels import VARIANT_NAMES
 from games.models import Match, Presence, Room, Round, Seat
 from games.names import name_key
 from games.refusals import refuse
+from games.schedule import COMPUTER_SPEEDS
 from games.services.change import Change, changing, checked_ply
 from games.services.matches import (
     deal_round,
@@ -34,6 +35,7 @@ def create_room(
     seat_count: int,
     mode: str,
     computer_level: str = "medium",
+    computer_speed: str = "normal",
     rounds: int | None = None,
     strike_limit: int | None = None,
     single_round: bool = False,
@@ -77,6 +79,11 @@ def create_room(
         check_level(computer_level)
     except ValueError as exc:
         raise ActionError("not_allowed", str(exc)) from exc
+    if computer_speed not in COMPUTER_SPEEDS:
+        raise ActionError(
+            "not_allowed",
+            _("Unknown computer speed: %(speed)s.") % {"speed": computer_speed},
+        )
     if mode not in Room.Mode.values:
         raise ActionError("not_allowed", _("Unknown way to play: %(mode)s.") % {"mode": mode})
     if first_dealer is not None and not (0 <= first_dealer < seat_count):
@@ -100,6 +107,7 @@ def create_room(
             options=opts.as_dict(),
             rules=rules.as_dict(),
             computer_level=computer_level,
+            computer_speed=computer_speed,
             mode=mode,
             listed=listed and mode == Room.Mode.FRIENDS,
             first_dealer=first_dealer,

@@ -1,7 +1,8 @@
 // The new-game form shows only the options that apply to the chosen game and way of
 // playing. Without this script every option shows (each says when it applies) and the
 // server reads only those that apply; with it, the others are hidden and disabled, so
-// they are neither seen, focused nor sent.
+// they are neither seen, focused nor sent. The number of players offers only the table
+// sizes the chosen game is played by (the server refuses the others too).
 const form = document.querySelector("form.new-game");
 
 function chosen(name) {
@@ -14,7 +15,6 @@ function applies(el, now) {
   if (d.modes && !d.modes.split(" ").includes(now.mode)) return false;
   if (d.scoring && !d.scoring.split(" ").includes(now.scoring)) return false;
   if (d.variants && !d.variants.split(" ").includes(now.variant)) return false;
-  if ("matchOnly" in d && now.single) return false;
   if (d.seat && Number(d.seat) >= now.seats) return false;
   return true;
 }
@@ -24,6 +24,23 @@ function show(el, on) {
   for (const input of el.querySelectorAll("input, select, textarea")) input.disabled = !on;
 }
 
+// Only the numbers of players the chosen game allows can be picked; a number it does not
+// allow moves to the nearest one it does.
+function seatCount(radio) {
+  const select = form.elements.seat_count;
+  const d = radio ? radio.closest("[data-min-players]").dataset : {};
+  const low = Number(d.minPlayers || 0);
+  const high = Number(d.maxPlayers || Infinity);
+  for (const option of select.options) {
+    const n = Number(option.value);
+    option.disabled = n < low || n > high;
+  }
+  const now = Number(select.value);
+  if (now < low) select.value = String(low);
+  if (now > high) select.value = String(high);
+  return Number(select.value);
+}
+
 function update() {
   const variant = chosen("variant");
   const radio = form.querySelector(`input[name="variant"][value="${variant}"]`);
@@ -31,10 +48,9 @@ function update() {
     variant,
     scoring: radio ? radio.closest("[data-variant-scoring]").dataset.variantScoring : "",
     mode: chosen("mode"),
-    seats: Number(form.elements.seat_count.value),
-    single: form.elements.single_round.checked,
+    seats: seatCount(radio),
   };
-  for (const el of form.querySelectorAll("[data-modes], [data-scoring], [data-variants], [data-match-only]")) {
+  for (const el of form.querySelectorAll("[data-modes], [data-scoring], [data-variants]")) {
     show(el, applies(el, now));
   }
   for (const el of form.querySelectorAll("[data-seat]")) {

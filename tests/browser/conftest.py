@@ -194,10 +194,12 @@ def new_game(
     page.locator(f"input[name=variant][value={variant}]").check()
     page.locator(f"input[name=mode][value={mode}]").check()
     page.locator("select[name=seat_count]").select_option(players)
+    # The match length: one control, the one for the chosen game's scoring.
+    length = page.locator("select[name=rounds]:enabled, select[name=strike_limit]:enabled")
     if single:
-        page.locator("input[name=single_round]").check()
+        length.select_option("1")  # one round, in either scoring
     if strikes:
-        page.locator("input[name=strike_limit]").fill(strikes)
+        length.select_option(strikes)
     if listed:
         page.locator("input[name=listed]").check()
     page.locator("form.new-game button[type=submit]").click()

@@ -169,7 +169,7 @@ def test_screenshots_of_a_whole_match(site, new_page, locale):
     if "rounds" in length:
         page.locator("select[name=rounds]").select_option(length["rounds"])
     else:
-        page.locator("input[name=strike_limit]").fill(length["strike_limit"])
+        page.locator("select[name=strike_limit]").select_option(length["strike_limit"])
     page.locator("form.new-game button[type=submit]").click()
     in_language(page, locale)
     wait_for_my_turn(page)

@@ -19,7 +19,15 @@ LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 360, "height": 740}
 LOCALES = ["en-US", "ja-JP", "zh-CN"]
 
-OPTIONS = ["computer_level", "rounds", "strike_limit", "reverse", "first_dealer", "listed"]
+OPTIONS = [
+    "computer_level",
+    "computer_speed",
+    "rounds",
+    "strike_limit",
+    "reverse",
+    "first_dealer",
+    "listed",
+]
 
 
 def shown(page) -> set[str]:
@@ -35,18 +43,21 @@ def test_the_form_shows_only_what_applies(site, new_page):
     page = new_page(viewport=LAPTOP)
     page.goto(f"{site}/new/")
     # Babanuki against the computer, as the form opens.
-    assert shown(page) == {"computer_level", "rounds"}
+    assert shown(page) == {"computer_level", "computer_speed", "rounds"}
     assert names_shown(page) == 0
     expect(page.locator(".applies").first).to_be_hidden()  # "... only": the script sorts
     page.get_by_label("Old Maid").check()
-    assert shown(page) == {"computer_level", "strike_limit", "reverse", "first_dealer"}
-    page.get_by_label("Just one round").check()
-    assert shown(page) == {"computer_level", "reverse", "first_dealer"}
-    page.get_by_label("Just one round").uncheck()
+    assert shown(page) == {
+        "computer_level",
+        "computer_speed",
+        "strike_limit",
+        "reverse",
+        "first_dealer",
+    }
     page.get_by_label("Jiji-nuki").check()
-    assert shown(page) == {"computer_level", "rounds"}
+    assert shown(page) == {"computer_level", "computer_speed", "rounds"}
     page.get_by_label("With friends (send a link)").check()
-    assert shown(page) == {"computer_level", "rounds", "listed"}
+    assert shown(page) == {"computer_level", "computer_speed", "rounds", "listed"}
     page.get_by_label("Everyone on this device").check()
     assert shown(page) == {"rounds"}
     assert names_shown(page) == 4
@@ -58,6 +69,63 @@ def test_the_form_shows_only_what_applies(site, new_page):
     dealer = page.locator("[name=first_dealer]")
     assert dealer.locator("option:not([disabled])").count() == 4  # random, seats 1 to 3
     assert serious(page) == []
+
+
+def offered(page) -> list[str]:
+    return page.locator("select[name=seat_count] option:not([disabled])").evaluate_all(
+        "options => options.map(o => o.value)"
+    )
+
+
+def test_the_match_length_is_one_control_that_says_what_a_match_is(site, new_page):
+    page = new_page(viewport=LAPTOP)
+    page.goto(f"{site}/new/")
+    # One control, labelled for what it is; the other scoring's is hidden and disabled.
+    length = page.get_by_label("Match length", exact=True).filter(visible=True)
+    expect(length).to_have_count(1)
+    expect(length.locator("option")).to_have_text(["One round", "3 rounds", "5 rounds"])
+    expect(page.get_by_text("the highest total after the last round wins")).to_be_visible()
+    page.get_by_label("Schwarzer Peter").check()
+    expect(length).to_have_count(1)
+    options = length.locator("option")
+    expect(options.first).to_have_text("One round")
+    expect(options.nth(1)).to_have_text("First to 2 strikes")
+    expect(options.last).to_have_text("First to 10 strikes")
+    expect(length).to_have_value("3")
+    expect(page.get_by_text("the first to reach the number chosen loses")).to_be_visible()
+    expect(page.get_by_text("Just one round")).to_have_count(0)
+    length.select_option("1")
+    page.get_by_role("button", name="Create the game").click()
+    expect(page).to_have_url(re.compile(r"/r/[A-Z0-9]+/$"))
+    rules = Room.objects.get().rules
+    assert rules["strike_limit"] == 1 and rules["single_round"]
+
+
+def test_each_game_offers_only_the_table_sizes_it_is_played_by(site, new_page):
+    page = new_page(viewport=LAPTOP)
+    page.goto(f"{site}/new/")
+    players = page.get_by_label("Players", exact=True)
+    assert offered(page) == [str(n) for n in range(2, 9)]
+    players.select_option("2")
+    page.get_by_label("Jiji-nuki").check()
+    # Two players would make the jiji obvious: not offered, and the choice moves to 3.
+    assert offered(page) == [str(n) for n in range(3, 9)]
+    expect(players).to_have_value("3")
+    expect(players).to_have_accessible_description("Jiji-nuki is played by 3 to 8 players.")
+    page.get_by_label("Babanuki").check()
+    assert offered(page) == [str(n) for n in range(2, 9)]
+    expect(players).to_have_accessible_description("Babanuki is played by 2 to 8 players.")
+
+
+def test_the_computer_speed_chosen_is_the_rooms(site, new_page):
+    page = new_page(viewport=LAPTOP)
+    page.goto(f"{site}/new/")
+    speed = page.get_by_label("Computer speed")
+    expect(speed).to_have_value("normal")
+    speed.select_option("fast")
+    page.get_by_role("button", name="Create the game").click()
+    expect(page).to_have_url(re.compile(r"/r/[A-Z0-9]+/$"))
+    assert Room.objects.get().computer_speed == "fast"
 
 
 def test_players_on_one_device_are_named_when_the_game_is_created(site, new_page):
@@ -84,8 +152,21 @@ def test_without_scripts_every_option_shows_and_says_when_it_applies(site, new_p
     expect(page.locator("[name=strike_limit] ~ .help .applies")).to_have_text(
         "Old Maid and Schwarzer Peter only."
     )
+    # Each game's table sizes are said; a size the game is not played by is refused in
+    # words by the server, with nothing created.
+    expect(page.locator("#id_seat_count_helptext")).to_contain_text(
+        "Jiji-nuki is played by 3 to 8 players."
+    )
+    page.locator("input[name=variant][value=jijinuki]").check()
+    page.locator("select[name=seat_count]").select_option("2")
+    page.locator("form.new-game button[type=submit]").click()
+    expect(page.locator("#id_seat_count_error, .field-error").first).to_contain_text(
+        "Jiji-nuki is played by 3 to 8 players."
+    )
+    assert not Room.objects.exists()
     page.locator("input[name=variant][value=old_maid]").check()
-    page.locator("input[name=strike_limit]").fill("2")
+    page.locator("select[name=seat_count]").select_option("3")
+    page.locator("select[name=strike_limit]").select_option("2")
     page.locator("form.new-game button[type=submit]").click()
     expect(page).to_have_url(re.compile(r"/r/[A-Z0-9]+/$"))
     assert Room.objects.get().rules["strike_limit"] == 2

@@ -133,6 +133,33 @@ def test_the_layer_outage_filter_turns_a_traceback_a_second_into_a_warning_a_min
     assert outage.filter(bug) and bug.levelno == logging.ERROR and bug.exc_info
 
 
+def test_the_layer_outage_filter_quiets_an_unretrieved_task_of_the_core_layer():
+    """channels_redis's core layer leaves a backup queue's clean-up task to fail unseen
+    when Redis goes: asyncio logs it with its traceback, on its own logger."""
+    import redis.exceptions
+
+    from games.outages import LayerOutageFilter
+
+    error = redis.exceptions.ConnectionError("Error while reading from 127.0.0.1:6379")
+    unseen = logging.LogRecord(
+        "asyncio",
+        logging.ERROR,
+        "",
+        0,
+        "Task exception was never retrieved\nfuture: <Task finished name='Task-11'>",
+        (),
+        (type(error), error, None),
+    )
+    assert LayerOutageFilter().filter(unseen)
+    assert unseen.levelno == logging.WARNING and unseen.exc_info is None
+    assert unseen.getMessage() == (
+        "channel layer unavailable (ConnectionError: Error while reading from "
+        "127.0.0.1:6379): Task exception was never retrieved"
+    )
+    # The site's logging puts the filter on asyncio's logger (config/settings.py).
+    assert any(isinstance(f, LayerOutageFilter) for f in logging.getLogger("asyncio").filters)
+
+
 async def test_a_hung_broadcast_is_dropped_after_the_timeout_and_later_ones_still_go(settings):
     from games import broadcast
 

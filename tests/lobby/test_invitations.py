@@ -22,7 +22,7 @@ def test_a_visitor_sees_who_invites_them_to_which_game(client, friends_room):
     text = response.content.decode()
     assert "hana invites you to play Babanuki" in text
     assert "1 of 3 seats taken" in text
-    assert "Just one round" in text  # the fixture's Babanuki is one round long
+    assert "One round" in text  # the fixture's Babanuki is one round long
     assert "With friends, each on their own device" in text
     assert 'name="name"' in text and 'autocomplete="nickname"' in text
     assert "csrfmiddlewaretoken" in text and "Take a seat" in text

@@ -42,7 +42,7 @@ def test_guest_plays_on_one_device(client):
         ({"seat_count": 9}, "seat_count", "Select a valid choice"),
         ({"reverse": "on"}, "reverse", "Reverse needs a one-loser game"),
         ({"rounds": 2}, "rounds", "Select a valid choice"),
-        ({"variant": "old_maid", "strike_limit": 0}, "strike_limit", "greater than or equal to 1"),
+        ({"variant": "old_maid", "strike_limit": 0}, "strike_limit", "Select a valid choice"),
         ({"mode": "friends"}, "mode", "Log in or sign up to invite friends"),
         ({"variant": "old_maid", "first_dealer": 5}, "first_dealer", "Choose one of the table"),
         ({"variant": "canasta"}, "variant", "Select a valid choice"),
@@ -124,13 +124,15 @@ def parsed(client, **headers) -> FieldWrappers:
 def test_each_option_says_when_it_applies(client):
     form = parsed(client)
     w = form.wrappers
-    assert w["strike_limit"]["data-scoring"] == "strikes" and "data-match-only" in w["strike_limit"]
-    assert w["rounds"]["data-scoring"] == "points" and "data-match-only" in w["rounds"]
+    assert w["strike_limit"]["data-scoring"] == "strikes"
+    assert w["rounds"]["data-scoring"] == "points"
     assert w["reverse"]["data-scoring"] == "strikes"
     assert w["computer_level"]["data-modes"] == "computer friends"
+    assert w["computer_speed"]["data-modes"] == "computer friends"
     assert w["listed"]["data-modes"] == "friends"
     assert w["first_dealer"]["data-variants"] == "old_maid schwarzer_peter"
-    for always in ("seat_count", "single_round", "same_colour_pairs"):
+    assert "single_round" not in w  # the match length is one control per scoring
+    for always in ("seat_count", "same_colour_pairs"):
         assert not {"data-modes", "data-scoring", "data-variants"} & set(w[always]), always
     # One name per seat, inside the part shown only when everyone plays on this device.
     for i in range(8):
@@ -140,12 +142,21 @@ def test_each_option_says_when_it_applies(client):
 
 def test_labels_end_without_a_colon_and_help_sits_under_the_field(client):
     form = parsed(client)
-    for name in ("single_round", "same_colour_pairs", "reverse", "listed", "seat_count"):
+    for name in ("same_colour_pairs", "reverse", "listed", "seat_count", "computer_speed"):
         label = form.labels[f"id_{name}"].strip()
         assert label and not label.endswith(":"), label
-    assert form.labels["id_single_round"].strip() == "Just one round"
+    assert form.labels["id_rounds"].strip() == form.labels["id_strike_limit"].strip()
+    assert form.labels["id_rounds"].strip() == "Match length"
     text = client.get("/new/").content.decode()
-    for name in ("seat_count", "computer_level", "rounds", "strike_limit", "reverse", "listed"):
+    for name in (
+        "seat_count",
+        "computer_level",
+        "computer_speed",
+        "rounds",
+        "strike_limit",
+        "reverse",
+        "listed",
+    ):
         assert f'id="id_{name}_helptext"' in text
         assert f"id_{name}_helptext" in form.wrappers[name]["control"]["aria-describedby"]
     assert "new_game.js" in text
@@ -154,8 +165,8 @@ def test_labels_end_without_a_colon_and_help_sits_under_the_field(client):
 @pytest.mark.parametrize(
     ("language", "seat", "player", "rounds"),
     [
-        ("ja", "1番の席", "プレイヤー1", "1試合のラウンド数"),
-        ("zh-hans", "1 号座位", "玩家 1", "每场比赛的局数"),
+        ("ja", "1番の席", "プレイヤー1", "先に負けが3つになるまで"),
+        ("zh-hans", "1 号座位", "玩家 1", "直到有人先累计 3 次失败"),
     ],
 )
 def test_the_form_speaks_the_readers_language(client, language, seat, player, rounds):
@@ -173,7 +184,10 @@ def test_the_form_speaks_the_readers_language(client, language, seat, player, ro
             {"variant": "old_maid", "rounds": "2"},
             lambda r: r.rules["scoring"] == "strikes" and r.rules["strike_limit"] == 3,
         ),
-        ({"single_round": "on", "rounds": "7"}, lambda r: r.rules["rounds"] == 1),
+        (
+            {"variant": "old_maid", "rounds": "7", "strike_limit": "1"},
+            lambda r: r.rules["single_round"] and r.rules["strike_limit"] == 1,
+        ),
         ({"first_dealer": "2"}, lambda r: r.first_dealer is None),  # random in Babanuki
         ({"listed": "on"}, lambda r: not r.listed),  # only friends rooms are listed
         (

@@ -255,6 +255,11 @@ def tracebacks(*servers: Server) -> list[str]:
     return found
 
 
+def assert_no_tracebacks(*servers: Server) -> None:
+    found = tracebacks(*servers)
+    assert not found, "\n\n".join(found)
+
+
 async def wait_for_log(servers: list[Server], text: str, timeout: float) -> None:
     """Until every server's log holds ``text``."""
     loop = asyncio.get_running_loop()
@@ -330,7 +335,7 @@ def test_killing_one_of_two_processes_mid_round(servers):
     assert all(
         br.errors == [] or {e["code"] for e in br.errors} <= {"stale_version"} for br in browsers
     )
-    assert tracebacks(b) == []
+    assert_no_tracebacks(b)
     print(
         f"kill -9: {sum(len(r['draws']) for r in record['rounds'])} draws, "
         f"{time.monotonic() - started:.1f} s"
@@ -384,7 +389,7 @@ def test_restarting_redis_mid_round(servers, private_redis, layer):
     started = time.monotonic()
     record, after = asyncio.run(asyncio.wait_for(scenario(), 300))
     check_consistent(browsers, record, room_record(room["room_id"]))
-    assert tracebacks(a, b) == []
+    assert_no_tracebacks(a, b)
     print(
         f"redis restart: {sum(len(r['draws']) for r in record['rounds'])} draws, "
         f"{after:.1f} s after the restart, {time.monotonic() - started:.1f} s in all"
@@ -408,7 +413,7 @@ def test_an_open_socket_that_loses_redis_is_closed_with_4503(servers, private_re
             raise AssertionError(f"still open {2 * OPEN_SECONDS} s after Redis went") from None
 
     assert asyncio.run(scenario()) == 4503
-    assert tracebacks(server) == []
+    assert_no_tracebacks(server)
 
 
 # -- PostgreSQL restarted ------------------------------------------------------------------
@@ -537,7 +542,7 @@ def test_restarting_postgresql_mid_round(outage_postgres, private_redis, process
     assert [br.drops for br in browsers] == [0, 0]
     check_consistent(browsers, record, run_django(env, "draws", str(room["room_id"])))
     assert record["version"] > version
-    assert tracebacks(a, b) == []
+    assert_no_tracebacks(a, b)
     print(
         f"postgresql restart: {sum(len(r['draws']) for r in record['rounds'])} draws, "
         f"{elapsed:.1f} s after the restart, {time.monotonic() - started:.1f} s in all"
@@ -598,4 +603,4 @@ def test_after_a_postgresql_restart_the_pool_hands_out_only_working_connections(
         "new socket": "state",
         "healthz": 200,
     }
-    assert tracebacks(server) == []
+    assert_no_tracebacks(server)
