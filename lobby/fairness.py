@@ -50,17 +50,19 @@ def _deal(key: str, label: str, short: str, report: dict) -> dict:
 
 
 def deals_for(row: dict) -> list[dict]:
-    """The deals a table size shows: the site's (default) deal, the other deal the rules
-    allow where it differs, and the best deal measured outside the rules."""
+    """The deals a table size shows: the game's own deal (RULES.md section 4), the other
+    deal section 4 names where it differs, a fairer first card section 4 allows, the
+    balanced deal where it is offered (``fairness_data.balanced_deal``), and the best
+    deal measured where it is not the balanced one."""
     default = row["default_deal"]
     other = "traditional" if default == "fair" else "fair"
     same = row[default]["counts"] == row[other]["counts"]
     names = {"fair": _("fair deal"), "traditional": _("traditional deal")}
     if same:
-        label = _("The site's deal (fair and traditional are the same here)")
+        label = _("The game's own deal (fair and traditional are the same here)")
     else:
-        label = _("The site's deal (%(name)s)") % {"name": names[default]}
-    deals = [_deal("default", label, _("The site's deal"), row[default])]
+        label = _("The game's own deal (%(name)s)") % {"name": names[default]}
+    deals = [_deal("default", label, _("Own deal"), row[default])]
     if not same:
         label = _("The other deal the rules allow (%(name)s)") % {"name": names[other]}
         deals.append(_deal("other", label, _("The other deal"), row[other]))
@@ -71,9 +73,14 @@ def deals_for(row: dict) -> list[dict]:
             "seat": first_card_to(best["offset"])
         }
         deals.append(_deal("start", label, _("Fairest start"), best))
-    if row.get("outside_best"):
-        label = _("Best deal outside the rules, for comparison")
-        deals.append(_deal("outside", label, _("Outside the rules"), row["outside_best"]))
+    balanced = fairness_data.balanced_deal(row["variant"], row["players"])
+    if balanced:
+        label = _("The balanced deal (a house rule, on by default here)")
+        deals.append(_deal("balanced", label, _("Balanced"), balanced))
+    best = row.get("outside_best")
+    if best and not (balanced and best["counts"] == balanced["counts"]):
+        label = _("Best deal measured, for comparison")
+        deals.append(_deal("outside", label, _("Best measured"), best))
     return deals
 
 
@@ -119,7 +126,7 @@ def table_for(variant, row: dict) -> dict:
             for i, label in enumerate(labels)
         ],
         "default": deals[0],
-        "outside": next((d for d in deals if d["key"] == "outside"), None),
+        "balanced": next((d for d in deals if d["key"] == "balanced"), None),
     }
 
 
@@ -163,6 +170,27 @@ def first_card_to(offset: int) -> str:
     ) % {"n": offset}
 
 
+def balanced_rows() -> list[dict]:
+    """For the rules page, by game: every table where the balanced deal is offered, with
+    who gets the first card and the counts, dealer first (``fairness_data.balanced_deal``)."""
+    games = []
+    for variant in VARIANTS.values():
+        rows = []
+        for n in range(variant.min_players, variant.max_players + 1):
+            deal = fairness_data.balanced_deal(variant.key, n)
+            if deal is not None:
+                rows.append(
+                    {
+                        "players": n,
+                        "first": first_card_to(deal["offset"]),
+                        "counts": counts_text(deal["counts"]),
+                    }
+                )
+        if rows:
+            games.append({"game": VARIANT_NAMES[variant.key], "rows": rows})
+    return games
+
+
 def dealing_rows() -> dict:
     """For the rules page: who gets the first card, and the counts that follow, for each
     game and table size, as the engine deals them (dealing.deal_start_offset)."""
@@ -182,4 +210,8 @@ def dealing_rows() -> dict:
                 }
             )
         rows.append({"players": n, "cells": cells})
-    return {"dealing_variants": [VARIANT_NAMES[v.key] for v in variants], "dealing_rows": rows}
+    return {
+        "dealing_variants": [VARIANT_NAMES[v.key] for v in variants],
+        "dealing_rows": rows,
+        "balanced_rows": balanced_rows(),
+    }

@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games import names
+from games import fairness_data, names
 from games.engine import LEVELS, VARIANTS
 from games.engine.match import DEFAULT_STRIKE_LIMIT, MAX_STRIKE_LIMIT, ROUND_CHOICES
 from games.labels import SPEED_NAMES, VARIANT_NAMES
@@ -115,6 +115,7 @@ APPLIES_NOTES = {
     "first_dealer": _("Old Maid and Schwarzer Peter only."),
     "listed": _("With friends only."),
     "seat_names": _("Only when everyone plays on this device."),
+    "balanced_deal": _("Only where the game's own deal is clearly unfair (see the fairness page)."),
 }
 
 #: What the server reads for an option that does not apply.
@@ -229,6 +230,16 @@ class NewGameForm(forms.Form):
         required=False,
         help_text=_("Deals the first round; the deal then moves one seat clockwise."),
     )
+    balanced_deal = forms.BooleanField(
+        label=_("Balanced deal"),
+        required=False,
+        initial=True,
+        help_text=_(
+            "At this table no ordinary deal is fair, so one seat is dealt a different "
+            "number of cards and nobody's seat makes them lose more often. Switch it off "
+            "to play the game's own deal."
+        ),
+    )
     listed = forms.BooleanField(
         label=_("List the room in the lobby"),
         required=False,
@@ -298,6 +309,39 @@ class NewGameForm(forms.Form):
         ]
         return [(self[name], APPLIES.get(name, {}), APPLIES_NOTES.get(name)) for name in names]
 
+    # The deal (RULES.md section 7), decided by fairness_data.balanced_deal alone.
+
+    @property
+    def balanced_field(self):
+        return self["balanced_deal"]
+
+    @property
+    def balanced_note(self):
+        return APPLIES_NOTES["balanced_deal"]
+
+    def deal_lines(self) -> dict:
+        """What the form says about the deal, for every game and table size, in the
+        reader's language: ``own`` (the game's own deal) and ``balanced`` (None where
+        the balanced deal is not offered). new_game.js shows the one that applies."""
+        return {
+            key: {
+                str(n): {"own": own_deal_line(), "balanced": balanced_deal_line(key, n)}
+                for n in range(variant.min_players, variant.max_players + 1)
+            }
+            for key, variant in VARIANTS.items()
+        }
+
+    def deal_line(self) -> str:
+        """The line for the form's current game and table size (before any script)."""
+        variant = self["variant"].value() or "babanuki"
+        try:
+            seats = int(self["seat_count"].value())
+        except (TypeError, ValueError):
+            seats = 4
+        on = self["balanced_deal"].value() if self.is_bound else True
+        balanced = balanced_deal_line(variant, seats) if on else None
+        return balanced or own_deal_line()
+
     @property
     def seat_names_note(self):
         return APPLIES_NOTES["seat_names"]
@@ -332,6 +376,10 @@ class NewGameForm(forms.Form):
                     data[name] = default
         if variant and seats and not variant.min_players <= seats <= variant.max_players:
             self.add_error("seat_count", players_sentence(variant))
+        if variant and seats and fairness_data.balanced_deal(variant.key, seats) is None:
+            # Not offered here (the game's own deal is already fair): not read, like an
+            # option that does not apply; the services refuse it if asked for directly.
+            data["balanced_deal"] = False
         if variant and data.get("reverse") and variant.scoring != "strikes":
             self.add_error(
                 "reverse",
@@ -395,11 +443,27 @@ class NewGameForm(forms.Form):
             "options": {
                 "same_colour_pairs": data["same_colour_pairs"],
                 "reverse": data["reverse"],
+                "balanced_deal": bool(data.get("balanced_deal")),
             },
             "listed": data["listed"] and data["mode"] == Room.Mode.FRIENDS,
             "first_dealer": data["first_dealer"],
             "seat_names": data["seat_names"] if same_device else None,
         }
+
+
+def own_deal_line() -> str:
+    return gettext("The game's own deal: one card at a time clockwise until none are left.")
+
+
+def balanced_deal_line(variant: str, players: int) -> str | None:
+    """The balanced deal as the form and the room page say it, or None where it is not
+    offered."""
+    deal = fairness_data.balanced_deal(variant, players)
+    if deal is None:
+        return None
+    return gettext(
+        "The balanced deal, fairer at this table: %(counts)s cards, dealer first, clockwise."
+    ) % {"counts": "-".join(map(str, deal["counts"]))}
 
 
 assert set(VARIANT_HELP) == set(VARIANTS) and set(LEVELS) == {"easy", "medium", "hard"}

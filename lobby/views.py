@@ -20,7 +20,14 @@ from games.labels import VARIANT_NAMES
 from games.models import Room
 from games.replay import replay_steps
 from lobby import fairness as fairness_page
-from lobby.forms import VARIANT_HELP, JoinForm, NewGameForm, SignUpForm
+from lobby.forms import (
+    VARIANT_HELP,
+    JoinForm,
+    NewGameForm,
+    SignUpForm,
+    balanced_deal_line,
+    own_deal_line,
+)
 from lobby.profile import record as player_record
 
 
@@ -106,6 +113,15 @@ def _history(room: Room) -> dict:
     return {"matches": matches, "history_key": key}
 
 
+def room_deal_line(room: Room) -> str:
+    """Which deal the room uses (its stored option; rooms older than the option lack it
+    and keep the game's own deal)."""
+    balanced = room.options.get("balanced_deal") and balanced_deal_line(
+        room.variant, room.seat_count
+    )
+    return balanced or own_deal_line()
+
+
 def room(request, code: str):
     token = request.GET.get("t", "")
     room = _room_or_404(request, code, token)
@@ -135,6 +151,7 @@ def room(request, code: str):
             "socket_token": token if not seated else "",
             "left_seats": ",".join(map(str, left)),
             "waiting": room.status == Room.Status.WAITING,
+            "deal_line": room_deal_line(room),
             **_history(room),
         },
     )
@@ -242,6 +259,7 @@ def join(request, token: str):
             "seats": seats,
             "host": room.host.get_username() if room.host else seats[0].display_name,
             "variant_help": VARIANT_HELP[room.variant],
+            "deal_line": room_deal_line(room),
             "taken": sum(1 for s in seats if not s.is_empty),
             "form": form,
             "join_url": here,

@@ -15,7 +15,7 @@ from .computer import (
     choose_position,
     play_out,
 )
-from .dealing import deal_cards, deal_start_offset, dealt_counts
+from .dealing import BALANCED_DEALS, balanced_deal, deal_cards, deal_start_offset, dealt_counts
 from .errors import BadPosition, RoundOver, RulesError
 from .match import MatchRules, MatchScore, RoundResult
 from .options import Options
@@ -23,6 +23,7 @@ from .round import DrawResult, RoundState
 from .variants import VARIANTS, Variant, get_variant
 
 __all__ = [
+    "BALANCED_DEALS",
     "EASY",
     "HARD",
     "JOKER",
@@ -42,6 +43,7 @@ __all__ = [
     "RulesError",
     "Variant",
     "arrange_after_own_draw",
+    "balanced_deal",
     "check_level",
     "choose_position",
     "colour",

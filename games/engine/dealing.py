@@ -1,8 +1,10 @@
-"""Who gets the first card (RULES.md section 4: fair and traditional deals).
+"""Who gets the first card (RULES.md section 4: fair and traditional deals), and the
+balanced deal's counts (RULES.md section 7).
 
 Cards are dealt one at a time clockwise, starting with one seat, until none are left;
 the seats dealt first get the extra cards. A deal is therefore fixed by its *start*,
-given here as an offset from the dealer.
+given here as an offset from the dealer. The balanced deal is fixed by per-seat counts
+and a start: one card at a time clockwise, skipping a seat once it has its count.
 """
 
 from .cards import rank
@@ -23,6 +25,49 @@ MEASURED_FAIR_STARTS: dict[tuple[str, int], int] = {
     ("old_maid", 8): 1,
     ("schwarzer_peter", 7): 4,
 }
+
+
+#: The balanced deal (RULES.md section 7) where it is offered: (variant, players) ->
+#: (cards per seat counted clockwise from the dealer, dealer first; offset from the dealer
+#: of the seat that receives the first card). Chosen and measured by the fairness research
+#: (``python -m tools.fairness --balanced``) and copied from games/fairness_data.json's
+#: ``balanced`` entries where ``games.fairness_data.balanced_deal`` offers them
+#: (tests/engine/test_balanced_deal.py checks the two agree).
+BALANCED_DEALS: dict[tuple[str, int], tuple[tuple[int, ...], int]] = {
+    ("babanuki", 5): ((13, 10, 10, 10, 10), 1),
+    ("babanuki", 7): ((9, 8, 8, 8, 8, 6, 6), 1),
+    ("babanuki", 8): ((8, 9, 5, 7, 5, 7, 5, 7), 1),
+    ("jijinuki", 3): ((19, 16, 16), 1),
+    ("jijinuki", 6): ((10, 9, 9, 7, 9, 7), 1),
+    ("jijinuki", 7): ((9, 8, 8, 8, 6, 6, 6), 1),
+    ("jijinuki", 8): ((6, 9, 5, 7, 5, 7, 5, 7), 1),
+    ("old_maid", 3): ((19, 18, 14), 1),
+    ("old_maid", 5): ((13, 12, 10, 8, 8), 1),
+    ("old_maid", 6): ((10, 9, 9, 7, 9, 7), 1),
+    ("old_maid", 7): ((9, 8, 8, 6, 8, 6, 6), 1),
+    ("old_maid", 8): ((8, 9, 5, 7, 5, 7, 5, 5), 1),
+    ("schwarzer_peter", 2): ((17, 14), 1),
+    ("schwarzer_peter", 4): ((8, 5, 10, 8), 1),
+    ("schwarzer_peter", 6): ((4, 3, 8, 6, 6, 4), 1),
+    ("schwarzer_peter", 7): ((4, 3, 6, 6, 4, 4, 4), 1),
+    ("schwarzer_peter", 8): ((4, 3, 4, 4, 4, 4, 4, 4), 2),
+}
+
+
+def balanced_deal(variant: Variant, players: int, dealer: int) -> tuple[list[int], int]:
+    """The balanced deal for this table, by seat number: (cards per seat, the seat that
+    receives the first card). ``ValueError`` where the site offers no balanced deal."""
+    try:
+        by_offset, offset = BALANCED_DEALS[(variant.key, players)]
+    except KeyError:
+        raise ValueError(
+            f"{variant.name} with {players} players has no balanced deal: "
+            "its own deal is already fair there"
+        ) from None
+    counts = [0] * players
+    for off, count in enumerate(by_offset):
+        counts[(dealer + off) % players] = count
+    return counts, (dealer + offset) % players
 
 
 def deal_start_offset(variant: Variant, players: int, deal: str | None = None) -> int:

@@ -11,6 +11,10 @@ class Options:
     same_colour_pairs: bool = False
     #: The seat left holding the odd card wins the round instead of losing.
     reverse: bool = False
+    #: Deal by the balanced deal's counts (RULES.md section 7, ``dealing.BALANCED_DEALS``)
+    #: instead of the variant's own deal. Rooms stored before it existed lack the key and
+    #: keep their deal.
+    balanced_deal: bool = False
 
     @classmethod
     def parse(cls, options: "dict | Options | None", variant: Variant) -> "Options":

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .dealing import (
+    balanced_deal,
     check_counts,
     deal_by_counts,
     deal_cards,
@@ -182,13 +183,19 @@ def new_deal(
     Today's rules: ``DEAL_VERSION`` (2), starting at the seat that the variant's deal
     (``dealing.deal_start_offset``) gives, counted clockwise from the dealer, with the
     counts of that round-robin deal (RULES.md 2.1: hands differ by at most one card).
+    With the ``balanced_deal`` option, the balanced deal's counts and start instead
+    (``dealing.balanced_deal``, RULES.md section 7); ``ValueError`` where there is none.
     """
     variant = get_variant(variant)
     variant.check_players(players)
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
         raise ValueError(f"the dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
-    counts = tuple(dealt_counts(variant, players, dealer))
-    start = (dealer + deal_start_offset(variant, players)) % players
+    if Options.parse(options, variant).balanced_deal:
+        balanced_counts, start = balanced_deal(variant, players, dealer)
+        counts = tuple(balanced_counts)
+    else:
+        counts = tuple(dealt_counts(variant, players, dealer))
+        start = (dealer + deal_start_offset(variant, players)) % players
     record = DealRecord(version=DEAL_VERSION, start=start, counts=counts)
     state = deal_from_seed(
         variant,

@@ -7,10 +7,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import broadcast, refusals
+from games import broadcast, fairness_data, refusals
 from games.engine import MatchRules, Options, check_level, get_variant
 from games.errors import ActionError
 from games.identity import Actor
+from games.labels import VARIANT_NAMES
 from games.models import Match, Presence, Room, Round, Seat
 from games.names import name_key
 from games.refusals import refuse
@@ -47,11 +48,27 @@ def create_room(
 
     ``seat_names`` holds one name per seat, used for the seats the creator holds (the
     computer's and friends' seats are named otherwise); without it those seats are
-    called ``name`` ("name 1", "name 2", ... on one device)."""
+    called ``name`` ("name 1", "name 2", ... on one device).
+
+    ``options["balanced_deal"]`` left out takes the site's default
+    (``fairness_data.balanced_deal``: on where it is offered); asked for where it is not
+    offered, it is refused."""
     try:
         v = get_variant(variant)
         v.check_players(seat_count)
-        opts = Options.parse(options or {}, v)
+        options = dict(options or {})
+        offered = fairness_data.balanced_deal(v.key, seat_count) is not None
+        if options.get("balanced_deal") is True and not offered:
+            raise ActionError(
+                "not_allowed",
+                _(
+                    "%(game)s with %(n)s players has no balanced deal: "
+                    "its own deal is already fair there."
+                )
+                % {"game": VARIANT_NAMES[v.key], "n": seat_count},
+            )
+        options.setdefault("balanced_deal", offered)
+        opts = Options.parse(options, v)
         rules = MatchRules.for_variant(
             v,
             rounds=rounds,

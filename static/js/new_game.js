@@ -64,6 +64,23 @@ function update() {
     option.disabled = option.value !== "" && Number(option.value) >= now.seats;
   }
   if (dealer.selectedOptions[0]?.disabled) dealer.value = "";
+  showDeal(now);
+}
+
+// The deal (RULES.md section 7): the balanced deal's switch only where it is offered
+// (the lines come from the server, fairness_data.balanced_deal), and the line that says
+// which deal the room will use.
+const dealLines = JSON.parse(document.getElementById("deal-lines").textContent);
+
+function showDeal(now) {
+  const lines = (dealLines[now.variant] || {})[String(now.seats)];
+  const field = document.getElementById("balanced-deal-field");
+  const offered = Boolean(lines && lines.balanced);
+  show(field, offered);
+  const on = offered && form.elements.balanced_deal.checked;
+  const text = lines ? (on ? lines.balanced : lines.own) : "";
+  const line = document.getElementById("deal-line");
+  if (line.textContent !== text) line.textContent = text;
 }
 
 // Each option already says when it applies; with the form sorted for you, that is noise.

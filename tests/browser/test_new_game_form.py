@@ -2,13 +2,14 @@
 of playing, names the players of a same-device game, and the invitation page lets a
 newcomer sit down; both pages photographed in each language at laptop and phone size."""
 
+import os
 import re
 
 import pytest
 from playwright.sync_api import expect
 
 from games.models import Room
-from tests.browser.conftest import in_language, needs_browser, shot, sign_up
+from tests.browser.conftest import SCREENSHOTS, in_language, needs_browser, shot, sign_up
 from tests.browser.test_accessibility import serious
 from tests.support import needs_services
 
@@ -228,3 +229,90 @@ def test_the_live_lobby_names_games_in_each_readers_language(site, new_page):
     # ... and again after a reload, from the page itself.
     readers["en-US"].reload()
     expect(readers["en-US"].locator(f'tr[data-code="{code}"] td').first).to_have_text("Old Maid")
+
+
+def deal_line(page) -> str:
+    return page.locator("#deal-line").text_content()
+
+
+def test_the_form_says_which_deal_and_offers_the_switch_only_where_it_exists(site, new_page):
+    page = new_page(viewport=LAPTOP)
+    page.goto(f"{site}/new/")
+    switch = page.locator("input[name=balanced_deal]")
+    # Four-seat Babanuki: its own deal is fair, no switch.
+    expect(page.locator("#deal-line")).to_contain_text("The game's own deal")
+    expect(switch).to_be_hidden()
+    page.locator("select[name=seat_count]").select_option("5")
+    expect(page.locator("#deal-line")).to_contain_text("balanced deal")
+    expect(page.locator("#deal-line")).to_contain_text("13-10-10-10-10")
+    expect(switch).to_be_visible()
+    expect(switch).to_be_checked()  # on by default
+    switch.uncheck()
+    expect(page.locator("#deal-line")).to_contain_text("The game's own deal")
+    switch.check()
+    page.get_by_label("Schwarzer Peter").check()  # 5 seats: fair as it is
+    expect(switch).to_be_hidden()
+    expect(page.locator("#deal-line")).to_contain_text("The game's own deal")
+    page.locator("select[name=seat_count]").select_option("8")
+    expect(page.locator("#deal-line")).to_contain_text("4-3-4-4-4-4-4-4")
+    page.locator("form.new-game button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/r/[A-Z0-9]+/$"))
+    room = Room.objects.get()
+    assert room.options["balanced_deal"] is True
+    expect(page.locator(".room-deal")).to_contain_text("4-3-4-4-4-4-4-4")
+    for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        shot(page, f"room-balanced-deal-{size}")
+
+
+def test_a_host_who_switches_it_off_plays_the_games_own_deal(site, new_page):
+    page = new_page(viewport=LAPTOP)
+    page.goto(f"{site}/new/")
+    page.get_by_label("Old Maid").check()
+    page.locator("select[name=seat_count]").select_option("3")
+    page.locator("input[name=balanced_deal]").uncheck()
+    page.locator("form.new-game button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/r/[A-Z0-9]+/$"))
+    assert Room.objects.get().options["balanced_deal"] is False
+    expect(page.locator(".room-deal")).to_contain_text("The game's own deal")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_screenshots_of_the_balanced_deal_on_the_rules_and_fairness_pages(site, new_page, locale):
+    page = new_page(viewport=PHONE, locale=locale)
+    page.goto(f"{site}/rules/#balanced-deal")
+    in_language(page, locale)
+    # The sticky header stays out of the shots (CSSOM, which the CSP allows).
+    unstick = "document.querySelector('.site-header').style.position = 'static'"
+    page.evaluate(unstick)
+    expect(page.locator("table.balanced")).to_contain_text("13-10-10-10-10")
+    page.locator(".balanced-deal").screenshot(
+        path=os.path.join(SCREENSHOTS, f"rules-balanced-deal-{locale}-phone.png")
+    )
+    page.goto(f"{site}/fairness/")
+    page.evaluate(unstick)
+    page.locator("#fair-babanuki-5 summary").click()
+    expect(page.locator("#fair-babanuki-5")).to_contain_text("13-10-10-10-10")
+    for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        page.locator("#fair-babanuki-5").screenshot(
+            path=os.path.join(SCREENSHOTS, f"fairness-babanuki-5-{locale}-{size}.png")
+        )
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_screenshots_of_the_forms_deal_line(site, new_page, locale):
+    page = new_page(viewport=LAPTOP, locale=locale)
+    page.goto(f"{site}/new/")
+    in_language(page, locale)
+    page.locator("select[name=seat_count]").select_option("5")
+    expect(page.locator("input[name=balanced_deal]")).to_be_visible()
+    expect(page.locator("#deal-line")).to_contain_text("13-10-10-10-10")
+    assert serious(page) == []
+    for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        page.evaluate("window.scrollTo(0, 0)")  # the sticky header at the top of the shot
+        shot(page, f"new-game-balanced-{locale}-{size}")
+        page.locator("form.new-game .deal").screenshot(
+            path=os.path.join(SCREENSHOTS, f"new-game-balanced-deal-{locale}-{size}.png")
+        )

@@ -2,6 +2,7 @@
 round stored, so old rounds still verify after the dealing table changes), and the round
 can be stepped through with the keyboard."""
 
+import json
 import re
 
 from playwright.sync_api import expect
@@ -92,3 +93,29 @@ def test_an_old_round_dealt_from_another_start_is_verified(servers, new_page):
     later.route(re.compile(r".*/replay/.*"), unknown_version)
     later.goto(f"{site}/replay/{rnd.replay_id}/")
     expect(later.locator("#verify-status")).to_contain_text("NOT verified")
+
+
+def test_a_balanced_round_is_verified_by_its_own_counts(servers, new_page):
+    """A round dealt by the balanced deal (three-seat Jiji-nuki, on by default there)
+    shows "Deal verified" in the browser; the same page handed the game's own counts
+    does not."""
+    room, rnd = in_a_thread(finished_round, "jijinuki", 3, rounds=1)
+    assert room.options["balanced_deal"] is True
+    assert sorted(rnd.deal_counts) == [16, 16, 19]
+    site = f"http://127.0.0.1:{servers('site', static=True).port}"
+    page = new_page()
+    page.goto(f"{site}/replay/{rnd.replay_id}/")
+    expect(page.locator("#verify-status")).to_have_attribute("data-result", "verified")
+    expect(page.locator("#verify-status")).to_contain_text("Deal verified")
+
+    def own_counts(route):
+        response = route.fetch()
+        stored = json.dumps(rnd.deal_counts)
+        body = response.text().replace(f'"deal_counts": {stored}', '"deal_counts": [17, 17, 17]')
+        assert body != response.text()
+        route.fulfill(response=response, body=body)
+
+    other = new_page()
+    other.route(re.compile(r".*/replay/.*"), own_counts)
+    other.goto(f"{site}/replay/{rnd.replay_id}/")
+    expect(other.locator("#verify-status")).to_contain_text("NOT verified")

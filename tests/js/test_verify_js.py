@@ -1,15 +1,16 @@
 """static/js/verify.js, run under node, agrees with the Python reference
 (games/engine/seeded.py) on every variant, several player counts, same-colour pairs,
 deals from another start than today's table gives, both deal versions (version 2 also with
-counts outside the rules' round-robin), and deals that must not verify: a swapped card, a
-changed seed, a wrong commitment, a wrong start or counts, an unknown version."""
+counts outside the rules' round-robin, and balanced rounds), and deals that must not
+verify: a swapped card, a changed seed, a wrong commitment, a wrong start or counts, an
+unknown version."""
 
 import hashlib
 import json
 import subprocess
 from pathlib import Path
 
-from games.engine import deal_start_offset, get_variant, seeded
+from games.engine import BALANCED_DEALS, deal_start_offset, get_variant, seeded
 from tests.lobby.test_replay import verify_page_data
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -125,6 +126,22 @@ def cases_for(variant: str, players: int) -> list[tuple[str, dict, str]]:
         ("version 1 with counts", {**good, "deal_counts": uneven}, "failed"),
         ("an unknown version with counts", {**v2, "deal_version": 3}, "failed"),
     ]
+    if (variant, players) in BALANCED_DEALS:
+        # A balanced round (RULES.md section 7): version 2 with the balanced counts.
+        state, deal = seeded.new_deal(
+            variant, players, dealer, seed, {**options, "balanced_deal": True}
+        )
+        balanced = record(variant, players, dealer, seed, deal.start, options, 2, deal.counts)
+        assert balanced["dealt"] == state.dealt
+        own = list(new["deal_counts"])
+        cases += [
+            ("a balanced round", balanced, "verified"),
+            (
+                "a balanced round checked with the own deal's counts",
+                {**balanced, "deal_counts": own},
+                "failed",
+            ),
+        ]
     if good["removed"]:
         tampered = json.loads(json.dumps(good["dealt"]))
         removed = [tampered[0][0]]

@@ -25,10 +25,11 @@ ROWS = [(v.key, n) for v in VARIANTS.values() for n in range(v.min_players, v.ma
 NBSP = "\u00a0"
 #: The column headings of a table size's table, and the data file's deal under each.
 COLUMNS = {
-    "The site&#x27;s deal": "default",
+    "Own deal": "default",
     "The other deal": "other",
     "Fairest start": "best_start",
-    "Outside the rules": "outside_best",
+    "Balanced": "balanced",
+    "Best measured": "outside_best",
 }
 
 
@@ -112,7 +113,9 @@ def test_each_seats_share_is_the_rounds_it_lost_over_the_rounds_played(client):
     data = {(r["variant"], r["players"]): r for r in fairness_data.load()["rows"]}
     for key, n in ROWS:
         row, shown = data[(key, n)], shown_table(table_block(html, key, n))
-        assert shown["columns"][0] == "The site&#x27;s deal", (key, n)
+        assert shown["columns"][0] == "Own deal", (key, n)
+        offered = fairness_data.balanced_deal(key, n) is not None
+        assert ("Balanced" in shown["columns"]) is offered, (key, n)
         assert shown["counts"][0] == "-".join(map(str, dealt_counts(VARIANTS[key], n, 0)))
         assert len(shown["seats"]) == n
         for i, heading in enumerate(shown["columns"]):

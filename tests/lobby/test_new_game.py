@@ -72,7 +72,8 @@ def test_signed_in_friends_room_with_house_rules(client, host):
     room = Room.objects.get()
     assert response["Location"] == f"/r/{room.code}/"
     assert room.status == "waiting" and room.listed and room.first_dealer == 2
-    assert room.options == {"same_colour_pairs": True, "reverse": True}
+    # Five-seat Schwarzer Peter is fair with its own deal: no balanced deal there.
+    assert room.options == {"same_colour_pairs": True, "reverse": True, "balanced_deal": False}
     assert room.rules["strike_limit"] == 2
 
 

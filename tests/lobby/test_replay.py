@@ -7,7 +7,7 @@ import re
 import pytest
 
 from games import services
-from games.engine import deal_start_offset, dealt_counts, get_variant, seeded
+from games.engine import balanced_deal, deal_start_offset, dealt_counts, get_variant, seeded
 from games.models import Round
 from games.replay import ReplayMismatch, replay_steps
 from tests.rooms import computer_room, play_out_versus_computer
@@ -160,7 +160,7 @@ def test_room_page_links_each_finished_round_to_its_replay(client):
     ("variant", "seats", "rules"),
     [
         ("babanuki", 2, {"rounds": 1}),
-        ("jijinuki", 3, {"rounds": 1}),
+        ("jijinuki", 3, {"rounds": 1, "options": {"balanced_deal": False}}),
         ("old_maid", 2, {"strike_limit": 1}),
         ("schwarzer_peter", 3, {"strike_limit": 1, "options": {"same_colour_pairs": True}}),
     ],
@@ -174,6 +174,26 @@ def test_the_replay_page_gives_the_deal_record_the_round_stored(client, variant,
     assert data["deal_counts"] == rnd.deal_counts == counts
     assert "deal_offset" not in data
     assert verify_page_data(data)
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats", "rules"),
+    [("jijinuki", 3, {"rounds": 1}), ("schwarzer_peter", 8, {"strike_limit": 1})],
+)
+def test_a_balanced_round_hands_its_counts_to_the_replay_and_verifies(
+    client, variant, seats, rules
+):
+    """A room with the balanced deal (on by default here): the replay page hands out the
+    round's balanced counts and start, and the deal checks out by them only."""
+    room, rnd = finished_round(variant, seats, **rules)
+    assert room.options["balanced_deal"] is True
+    counts, start = balanced_deal(get_variant(variant), seats, rnd.dealer)
+    data = replay_data(client, rnd)
+    assert data["deal_counts"] == rnd.deal_counts == counts
+    assert data["deal_start"] == rnd.deal_start == start
+    assert verify_page_data(data)
+    own = dealt_counts(get_variant(variant), seats, rnd.dealer)
+    assert not verify_page_data({**data, "deal_counts": own})
 
 
 @pytest.mark.parametrize(

@@ -127,3 +127,28 @@ def test_fair_and_traditional_report_their_counts(run, deal, counts):
     data = json.loads(run(*args, "--json"))
     assert data["deal"] == deal and data["counts"] == counts
     assert "cards dealt " + "-".join(map(str, counts)) in run(*args)
+
+
+def test_deal_default_simulates_the_balanced_deal_where_a_new_room_uses_it(run):
+    args = ("--players", "5", "--rounds", "2000", "--seed", "1", "--deal", "default", "--json")
+    data = json.loads(run("--variant", "babanuki", *args))
+    assert data["deal"] == "balanced"
+    assert data["counts"] == [13, 10, 10, 10, 10] and data["deal_offset"] == 1
+
+
+def test_deal_default_is_the_games_own_deal_where_no_balanced_deal_is_offered(run):
+    args = ("--players", "4", "--rounds", "2000", "--seed", "1", "--deal", "default", "--json")
+    data = json.loads(run("--variant", "babanuki", *args))
+    assert data["deal"] == "fair" and data["counts"] == [14, 13, 13, 13]
+
+
+def test_deal_default_names_a_flow_n_first_recipient(run):
+    args = ("--players", "8", "--rounds", "2000", "--seed", "1", "--deal", "default", "--json")
+    data = json.loads(run("--variant", "schwarzer_peter", *args))
+    assert data["deal"] == "balanced"
+    assert data["counts"] == [4, 3, 4, 4, 4, 4, 4, 4] and data["deal_offset"] == 2
+
+
+def test_a_balanced_deal_where_none_is_offered_is_refused(refusal):
+    err = refusal("--variant", "babanuki", "--players", "4", "--deal", "balanced")
+    assert "has no balanced deal" in err

@@ -62,3 +62,63 @@ def test_the_command_writes_the_tables_into_a_file(tmp_path, capsys):
     text = target.read_text()
     assert text.startswith("# Title") and text.endswith("after\n") and "STALE-TABLE" not in text
     assert "| Babanuki | 4 | fair, first card to dealer+0 | 14-13-13-13 |" in text
+
+
+def _measured(counts, spread, half=0.002, rounds=200_000, **extra):
+    return {
+        "counts": list(counts),
+        "rounds": rounds,
+        "spread": spread,
+        "spread_95": [spread - half, spread + half],
+        **extra,
+    }
+
+
+def _row(candidates, **named):
+    base = {"variant": "babanuki", "players": 5, "deck": 53, "flow": "P"}
+    return {
+        **base,
+        "outside_top": candidates,
+        "by_special": [],
+        "round_robin": [],
+        "fair": None,
+        "traditional": None,
+        "best_start": None,
+        "outside_best": None,
+        **named,
+    }
+
+
+def test_the_balanced_deal_prefers_one_seat_different_within_the_best_ones_interval():
+    from tools.fairness.search import choose_balanced
+
+    best = _measured((13, 12, 10, 10, 8), 0.009)
+    simple = _measured((13, 10, 10, 10, 10), 0.012)  # intervals meet: the simple one
+    row = _row([best, simple, _measured((11, 12, 10, 10, 10), 0.2)])
+    assert choose_balanced(row) == {"counts": [13, 10, 10, 10, 10], "offset": 1, "special": 0}
+    far = _measured((13, 10, 10, 10, 10), 0.020)  # well outside: the fairest one
+    assert choose_balanced(_row([best, far]))["counts"] == [13, 12, 10, 10, 8]
+
+
+def test_the_balanced_deal_takes_a_million_round_figure_and_a_flow_n_first_recipient():
+    from tools.fairness.search import balanced_candidates, choose_balanced
+
+    rr = _measured((4, 3, 4, 4, 4, 4, 4, 4), 0.0105, offset=2)
+    final = _measured((4, 3, 4, 4, 4, 4, 4, 4), 0.0104, half=0.001, rounds=1_000_000)
+    other = _measured((4, 1, 6, 4, 4, 4, 4, 4), 0.023)
+    row = {
+        **_row([other], best_start=final),
+        "variant": "schwarzer_peter",
+        "players": 8,
+        "deck": 31,
+        "flow": "N",
+        "round_robin": [rr],
+    }
+    found = {tuple(c["counts"]): c["rounds"] for c in balanced_candidates(row)}
+    assert found[(4, 3, 4, 4, 4, 4, 4, 4)] == 1_000_000
+    # Dealt round-robin from dealer+2, nobody is skipped.
+    assert choose_balanced(row) == {
+        "counts": [4, 3, 4, 4, 4, 4, 4, 4],
+        "offset": 2,
+        "special": 1,
+    }

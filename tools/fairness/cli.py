@@ -4,8 +4,11 @@ figures (games/fairness_data.json) and docs/fairness.md's tables.
     python -m tools.fairness --variant V --players N [--rounds R] [--deal D] [--json]
     python -m tools.fairness --search --write docs/fairness.md   # measure (make fairness)
     python -m tools.fairness --write docs/fairness.md            # tables from the data file
+    python -m tools.fairness --balanced                          # measure the balanced deals
 
-``--deal`` is ``fair``, ``traditional`` or the cards per seat, dealer first, like
+``--deal`` is ``default`` (the deal a new room uses by default: the balanced deal where
+it is offered, ``games.fairness_data.balanced_deal``, else the variant's own),
+``balanced``, ``fair``, ``traditional`` or the cards per seat, dealer first, like
 ``13,10,10,10,10`` (dealt one at a time clockwise from the dealer's left, skipping a seat
 once it has its count).
 """
@@ -18,7 +21,9 @@ import sys
 import time
 from pathlib import Path
 
-from games.engine import VARIANTS
+from games import fairness_data
+from games.engine import VARIANTS, get_variant
+from games.engine.dealing import BALANCED_DEALS
 from games.fairness_data import DATA_PATH
 from tools.fairness import report
 from tools.fairness import search as deal_search
@@ -26,7 +31,7 @@ from tools.fairness.simulator import ENGINES, parse_deal, simulate
 
 MAX_ROUNDS = 100_000_000
 SIMULATE = ("variant", "players", "rounds", "deal", "seed", "engine", "same_colour_pairs", "json")
-TABLES = ("search", "jobs", "data", "write")
+TABLES = ("search", "balanced", "jobs", "data", "write")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -45,8 +50,9 @@ def parser() -> argparse.ArgumentParser:
     one.add_argument(
         "--deal",
         default=None,
-        metavar="fair|traditional|COUNTS",
-        help="fair, traditional, or cards per seat, dealer first (e.g. 13,10,10,10,10)",
+        metavar="default|balanced|fair|traditional|COUNTS",
+        help="default (what a new room deals by default), balanced, fair, traditional, "
+        "or cards per seat, dealer first (e.g. 13,10,10,10,10)",
     )
     one.add_argument("--seed", type=int, default=None)
     one.add_argument("--engine", choices=ENGINES, default=None, help="default fast")
@@ -56,6 +62,12 @@ def parser() -> argparse.ArgumentParser:
         "every deal", "search deals for every variant and player count; write the data and docs"
     )
     every.add_argument("--search", action="store_true", default=None, help="measure (slow)")
+    every.add_argument(
+        "--balanced",
+        action="store_true",
+        default=None,
+        help="choose and measure each row's balanced deal again (a million rounds each)",
+    )
     every.add_argument("--jobs", type=int, default=None, help="processes (default 2)")
     every.add_argument(
         "--data", default=None, help="the JSON data file (default games/fairness_data.json)"
@@ -82,10 +94,13 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as exc:
             p.error(str(exc))
         return 0
-    if not (opts["search"] or opts["write"]):
-        p.error("say what to measure: --variant and --players, or --search and/or --write")
+    if not (opts["search"] or opts["balanced"] or opts["write"]):
+        p.error(
+            "say what to measure: --variant and --players, or --search, --balanced and/or --write"
+        )
     tables(
         search=bool(opts["search"]),
+        balanced=bool(opts["balanced"]),
         jobs=opts["jobs"] or 2,
         data=Path(opts["data"] or DATA_PATH),
         write=opts["write"],
@@ -99,12 +114,26 @@ def simulate_one(opts: dict) -> None:
         raise ValueError(f"--rounds must be from 1 to {MAX_ROUNDS:,}")
     started = time.perf_counter()
     deal = parse_deal(opts["deal"])
+    offset, name = None, None
+    if deal == "default":
+        offered = fairness_data.balanced_deal(opts["variant"], opts["players"])
+        deal = "balanced" if offered else None
+    if deal == "balanced":
+        key = (opts["variant"], opts["players"])
+        if key not in BALANCED_DEALS:
+            raise ValueError(
+                f"{get_variant(opts['variant']).name} with {opts['players']} players has no "
+                "balanced deal: its own deal is already fair there"
+            )
+        deal, offset = BALANCED_DEALS[key]
+        name = "balanced"
     counts = deal if isinstance(deal, tuple) else None
     report = simulate(
         opts["variant"],
         opts["players"],
         rounds,
         deal=None if counts else deal,
+        deal_offset=offset,
         counts=counts,
         seed=opts["seed"],
         engine=opts["engine"] or "fast",
@@ -112,13 +141,14 @@ def simulate_one(opts: dict) -> None:
     )
     seconds = time.perf_counter() - started
     data = report.as_dict()
+    data["deal"] = name or report.deal
     data["seconds"] = seconds
     data["rounds_per_second"] = report.rounds / seconds if seconds > 0 else None
     if opts["json"]:
         print(json.dumps(data))
         return
     print(
-        f"{report.variant}, {report.players} players, {report.deal} deal "
+        f"{report.variant}, {report.players} players, {data['deal']} deal "
         f"(first card to dealer+{report.deal_offset}), cards dealt "
         f"{'-'.join(map(str, report.counts))} (dealer first), {report.rounds:,} rounds, "
         f"{report.engine} engine"
@@ -133,11 +163,15 @@ def simulate_one(opts: dict) -> None:
     print(f"{data['rounds_per_second']:,.0f} rounds per second ({seconds:.2f} s)")
 
 
-def tables(*, search: bool, jobs: int, data: Path, write: str | None) -> None:
+def tables(*, search: bool, balanced: bool, jobs: int, data: Path, write: str | None) -> None:
     if search:
         payload = deal_search.measure_all(jobs)
         data.write_text(deal_search.dumps(payload))
         print(f"wrote {data} in {payload['wall_seconds']} s", file=sys.stderr)
+    elif balanced:
+        payload = deal_search.add_balanced(json.loads(data.read_text()), jobs)
+        data.write_text(deal_search.dumps(payload))
+        print(f"wrote {data} in {payload['balanced_wall_seconds']} s", file=sys.stderr)
     if write:
         report.write_tables(data, Path(write))
         print(f"wrote {write}", file=sys.stderr)

@@ -174,7 +174,7 @@ def search_row(variant_key: str, players: int) -> dict:
         c = finals[name]
         return None if c is None else {**final_reports[c], **extra}
 
-    return {
+    row = {
         "variant": variant_key,
         "players": players,
         "deck": deck,
@@ -191,6 +191,8 @@ def search_row(variant_key: str, players: int) -> dict:
         "outside_top": top,
         "by_special": specials,
     }
+    # 4. The balanced deal (RULES.md section 7), chosen among what was measured.
+    return measure_balanced(row)
 
 
 def rows() -> list[tuple[str, int]]:
@@ -225,3 +227,114 @@ def dumps(payload: dict) -> str:
     head = {k: v for k, v in payload.items() if k != "rows"}
     lines = ",\n".join(json.dumps(row, separators=(",", ":")) for row in payload["rows"])
     return json.dumps(head)[:-1] + ', "rows": [\n' + lines + "\n]}\n"
+
+
+# -- The balanced deal (RULES.md section 7) --------------------------------------------
+
+
+def balanced_special(flow: str, players: int) -> int:
+    """The seat (offset from the dealer) that the balanced deal gives the other parity:
+    the dealer in flow P, the first drawer (the dealer's left) in flow N."""
+    return 0 if flow == FLOW_FROM_PREVIOUS else 1 % players
+
+
+def _other_parity(counts, special: int) -> bool:
+    return all(c % 2 != counts[special] % 2 for i, c in enumerate(counts) if i != special)
+
+
+def one_seat_differs(counts) -> bool:
+    """Equal counts for every seat but at most one: the simplest deal to deal by hand."""
+    values = sorted(set(counts))
+    return len(values) == 1 or (len(values) == 2 and min(counts.count(v) for v in values) == 1)
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    """Neither spread is meaningfully smaller: their 95% intervals meet."""
+    return not (a["spread_95"][1] < b["spread_95"][0] or b["spread_95"][1] < a["spread_95"][0])
+
+
+def balanced_candidates(row: dict) -> list[dict]:
+    """Every measured deal of a row that gives the balanced deal's special seat the other
+    parity from every other seat (the parity family's measured candidates, and the
+    round-robin starts that happen to do it), each once, with its largest measurement."""
+    special = balanced_special(row["flow"], row["players"])
+    found: dict[tuple[int, ...], dict] = {}
+    named = [row.get(k) for k in ("fair", "traditional", "best_start", "outside_best")]
+    for entry in [*row["outside_top"], *row["by_special"], *row["round_robin"], *named]:
+        if not entry or not _other_parity(entry["counts"], special):
+            continue
+        key = tuple(entry["counts"])
+        if key not in found or found[key]["rounds"] < entry["rounds"]:
+            found[key] = entry
+    return list(found.values())
+
+
+def round_robin_offset(counts, deck: int) -> int | None:
+    """The start from which a plain round-robin deal gives exactly these counts (dealer
+    first), if any."""
+    players = len(counts)
+    for offset in range(players):
+        rr = [0] * players
+        for i in range(deck):
+            rr[(offset + i) % players] += 1
+        if list(counts) == rr:
+            return offset
+    return None
+
+
+def choose_balanced(row: dict) -> dict | None:
+    """The balanced deal of RULES.md section 7 among a row's measured candidates: the
+    smallest spread, except that among the deals whose 95% intervals meet its interval
+    one that deals every seat but one the same count is preferred (simplest by hand),
+    then the smaller spread, then the counts. Its first card goes to the seat on the
+    dealer's left, or, for counts that a plain round-robin deal gives from another start
+    (a flow N first recipient), to that start, so that it is dealt without skipping.
+    Returns ``{"counts", "offset", "special"}`` or None without candidates."""
+    candidates = balanced_candidates(row)
+    if not candidates:
+        return None
+    best = min(candidates, key=lambda e: (e["spread"], e["counts"]))
+    near = [e for e in candidates if _overlap(e, best)]
+    pick = min(near, key=lambda e: (not one_seat_differs(e["counts"]), e["spread"], e["counts"]))
+    offset = round_robin_offset(pick["counts"], row["deck"])
+    return {
+        "counts": list(pick["counts"]),
+        "offset": 1 % row["players"] if offset is None else offset,
+        "special": balanced_special(row["flow"], row["players"]),
+    }
+
+
+def measure_balanced(row: dict) -> dict:
+    """The row with its ``balanced`` entry: the chosen deal measured with a million
+    fresh rounds (its offset and special seat beside the figures)."""
+    choice = choose_balanced(row)
+    if choice is None:
+        return {**row, "balanced": None}
+    variant = get_variant(row["variant"])
+    (result,) = measure(
+        variant,
+        row["players"],
+        [choice["counts"]],
+        FINAL_ROUNDS,
+        "balanced",
+        row["variant"],
+        row["players"],
+    )
+    return {
+        **row,
+        "balanced": report(
+            choice["counts"], result, offset=choice["offset"], special=choice["special"]
+        ),
+    }
+
+
+def add_balanced(payload: dict, jobs: int) -> dict:
+    """Every row of ``payload`` with its balanced deal measured (``--balanced``)."""
+    started = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        found = list(pool.map(measure_balanced, payload["rows"]))
+    return {
+        **payload,
+        "balanced_wall_seconds": round(time.perf_counter() - started),
+        "rows": found,
+    }

@@ -85,12 +85,13 @@ class FairnessReport:
 def parse_deal(text: str | None) -> str | tuple[int, ...] | None:
     """A deal as named on the command line: ``fair``, ``traditional``, or per-seat counts,
     dealer first, like ``13,10,10,10,10``. Anything else raises ``ValueError``."""
-    if text is None or text in ("fair", "traditional"):
+    if text is None or text in ("fair", "traditional", "default", "balanced"):
         return text
     parts = text.split(",")
     if not all(p.strip().isdigit() for p in parts):
         raise ValueError(
-            f"--deal must be fair, traditional or cards per seat, dealer first, "
+            f"--deal must be default, balanced, fair, traditional or cards per seat, "
+            f"dealer first, "
             f"like 13,10,10,10,10; not {text!r}"
         )
     return tuple(int(p) for p in parts)
