@@ -13,7 +13,7 @@ import {
   clamp, defaultCamera, fit, layoutTable, projector, separate, settlePick, standingCorners,
 } from "./scene.js";
 import * as telemetry from "./telemetry.js";
-import { computerParts, counted } from "./words.js";
+import { computerParts, counted, seatWhat } from "./words.js";
 
 const L = document.getElementById("table-labels").dataset;
 const CL = document.getElementById("card-labels").dataset;
@@ -161,12 +161,18 @@ function renderNotice() {
   $("table-notice").hidden = !youLeft();
 }
 
-// Notes beside a seat's name: who plays it now, and how the match ended for it.
+// Who plays a seat now: its name tag says this much.
+function presenceNotes(seat) {
+  if (seat.left) return [L.left];
+  if (seat.covered) return [L.covered];
+  if (seat.away) return [L.away];
+  return [];
+}
+
+// Notes beside a seat's name in the panel: who plays it now, and how the match ended for
+// it (the name tag tells only the round: the banner and the standings tell the match).
 function seatNotes(seat) {
-  const notes = [];
-  if (seat.left) notes.push(L.left);
-  else if (seat.covered) notes.push(L.covered);
-  else if (seat.away) notes.push(L.away);
+  const notes = presenceNotes(seat);
   const result = seatResult(L, state, seat.index);
   if (result) notes.push(result);
   return notes;
@@ -293,7 +299,9 @@ function renderMyHand() {
     }),
   );
   if (!cards.length) {
+    // No card: a dash, without a bullet in front of it.
     const li = document.createElement("li");
+    li.className = "none";
     li.textContent = "–";
     list.append(li);
   }
@@ -409,7 +417,7 @@ function tagFor(seat) {
   who.className = "who";
   const you = playingSeats(state).includes(seat.index) && state.room.mode !== "same_device";
   const computer = seat.kind === "computer" ? computerParts(seat.index, state.room.computer_level) : null;
-  who.textContent = you ? `${nameOf(L, seat, state.room)} (${L.you})` : (computer ? computer.name : nameOf(L, seat, state.room));
+  who.textContent = you ? fill(L.youName, { name: nameOf(L, seat, state.room) }) : nameOf(L, seat, state.room);
   const info = document.createElement("span");
   info.className = "info";
   const parts = computer ? [computer.what] : [];
@@ -431,7 +439,7 @@ function tagFor(seat) {
     ribbon = placeName(L, seat.place);
     tag.classList.add(seat.place === 1 ? "first" : "placed");
   }
-  const notes = seatNotes(seat).filter((note) => note !== ribbon);
+  const notes = presenceNotes(seat);
   info.textContent = [...parts, ...notes].join(" · ");
   info.hidden = !info.textContent;
   text.append(who, info);
@@ -772,15 +780,13 @@ function renderPanel() {
       const tr = document.createElement("tr");
       if (!state.round.over && state.round.drawer === seat.index) tr.className = "acting";
       tr.dataset.seat = seat.index;
-      const notes = seatNotes(seat);
-      const name = notes.length ? `${seatName(seat.index)} · ${notes.join(", ")}` : seatName(seat.index);
       const cells = strikes()
-        ? [name, seat.count, seat.score]
-        : [name, seat.count, seat.place ? placeName(L, seat.place) : (seat.count ? "" : L.out), seat.score];
+        ? [seatCell(seat), seat.count, seat.score]
+        : [seatCell(seat), seat.count, seat.place ? placeName(L, seat.place) : (seat.count ? "" : L.out), seat.score];
       if (single) cells.pop();
-      for (const text of cells) {
+      for (const content of cells) {
         const td = document.createElement("td");
-        td.textContent = text;
+        td.append(content);
         tr.append(td);
       }
       return tr;
@@ -792,9 +798,9 @@ function renderPanel() {
     ...rounds.map((r) => {
       const li = document.createElement("li");
       if (strikes()) {
-        li.textContent = r.holder !== null && r.holder !== undefined ? fill(L.roundHolder, { seat: colours[r.holder] }) : "–";
+        li.textContent = r.holder !== null && r.holder !== undefined ? fill(L.roundHolder, { seat: seatName(r.holder) }) : "–";
       } else {
-        li.textContent = (r.ranking || []).map((s, i) => `${placeName(L, i + 1)} ${colours[s]}`).join(" › ");
+        li.textContent = (r.ranking || []).map((s, i) => `${placeName(L, i + 1)} ${seatName(s)}`).join(" › ");
       }
       return li;
     }),
@@ -802,6 +808,32 @@ function renderPanel() {
   $("rounds-title").hidden = !rounds.length;
   const spectator = !playingSeats(state).length || state.replay;
   $("table-settings").hidden = spectator;
+}
+
+// A seat in the panel: its colour chip and short name, then "computer · easy" and how it
+// is played or how the match ended for it, on a second line.
+function seatCell(seat) {
+  const cell = document.createElement("span");
+  cell.className = `seat-cell ${seat.colour}`;
+  const badge = document.createElement("span");
+  badge.className = "badge";
+  badge.setAttribute("aria-hidden", "true");
+  badge.textContent = letters[seat.index];
+  const name = document.createElement("span");
+  name.className = "seat-name";
+  name.textContent = seatName(seat.index);
+  const second = [seatWhat(seat, state.room), ...seatNotes(seat)].filter(Boolean).join(" · ");
+  const words = document.createElement("span");
+  words.className = "seat-words";
+  words.append(name);
+  if (second) {
+    const what = document.createElement("span");
+    what.className = "seat-what";
+    what.textContent = second;
+    words.append(" ", what);
+  }
+  cell.append(badge, words);
+  return cell;
 }
 
 function renderResult() {
@@ -839,7 +871,7 @@ function renderResult() {
       badge.setAttribute("aria-hidden", "true");
       badge.textContent = letters[row.seat];
       const mine = playingSeats(state).includes(row.seat) && state.room.mode !== "same_device";
-      who.append(badge, mine ? `${colours[row.seat]} (${L.you})` : colours[row.seat]);
+      who.append(badge, seatName(row.seat));
       const score = document.createElement("span");
       score.className = "score";
       if (row.place) {
@@ -881,8 +913,20 @@ function renderResult() {
     }
     actions.append(button);
   }
-  // Move focus to the result when it appears during play, not when a page opens on it.
-  if (wasHidden && !firstRender) box.focus({ preventScroll: true });
+  // Move focus to the result when it appears during play, not when a page opens on it; a
+  // page scrolled down (to the panel's Resign button) comes back up to the room's title,
+  // below the sticky header, so the title, the status and the result all show.
+  if (wasHidden && !firstRender) {
+    const head = document.querySelector(".room-head");
+    if (head && head.getBoundingClientRect().top < stickyBottom()) head.scrollIntoView({ block: "start" });
+    box.focus({ preventScroll: true });
+  }
+}
+
+// Where the sticky site header ends, in the viewport.
+function stickyBottom() {
+  const header = document.querySelector(".site-header");
+  return header ? header.getBoundingClientRect().bottom : 0;
 }
 
 // Standings mean something only for a match played to its end: not one that a
@@ -1292,7 +1336,8 @@ for (const button of document.querySelectorAll(".view-switch button")) {
   button.addEventListener("click", () => setView(button.dataset.view));
 }
 
-// Dragging the table moves the camera round it (and, with a mouse, up and down).
+// Dragging the table turns it a little under you, and it springs back on release.
+const DRAG_TURN = 5; // degrees, at most
 (() => {
   const stage = $("stage");
   let start = null;
@@ -1305,7 +1350,9 @@ for (const button of document.querySelectorAll(".view-switch button")) {
       justDragged = true; // the click this release makes is not a choice of card
       setTimeout(() => { justDragged = false; }, 0);
       dragging = false;
-      place(); // the table, turned, fits the stage again
+      // The table springs back to the view it was in.
+      const stage = $("stage");
+      moveCamera(defaultCamera(camera.view, stage.clientWidth, stage.clientHeight, flat));
     }
     start = null;
   };
@@ -1322,8 +1369,9 @@ for (const button of document.querySelectorAll(".view-switch button")) {
       dragging = true;
       cancelAnimationFrame(tween);
     }
-    camera.spin = clamp(start.spin + dx * 0.25, -45, 45);
-    if (start.mouse) camera.tilt = clamp(start.tilt - dy * 0.25, 0, 62);
+    // A nudge, not a new view: a few degrees at most, less and less as the drag goes on,
+    // and never tilted (your own hand would run off the screen).
+    camera.spin = start.spin + DRAG_TURN * Math.tanh(dx / 200);
     requestAnimationFrame(place);
   });
 })();
