@@ -198,8 +198,8 @@ export function fit(g, project, W, H, margin = 6) {
   return { s, tx: -s * (box.x0 + box.x1) / 2, ty: -s * (box.y0 + box.y1) / 2 };
 }
 
-/** Moves 2D boxes ({x, y, w, h}: x, y the top left) off each other and off the
- * obstacles, inside a W x H stage, each as little as it can: every box in turn takes the
+/** Moves 2D boxes ({x, y, w, h}: x, y the top left; ``own``: the box it belongs beside)
+ * off each other and off the obstacles, inside a W x H stage, each as little as it can: every box in turn takes the
  * cheapest of the places that clear what it overlaps (overlap costs far more than
  * distance), until none can do better. */
 export function separate(boxes, obstacles, W, H, margin = 4, gap = 3) {
@@ -237,6 +237,17 @@ export function separate(boxes, obstacles, W, H, margin = 4, gap = 3) {
       const hits = [...obstacles, ...boxes.filter((o) => o !== b)].filter((o) => area(b, o));
       if (!hits.length) continue;
       const places = [];
+      // A tag's own fan (``b.own``): the places right beside it come first to mind.
+      if (b.own) {
+        const o = b.own;
+        const cx = o.x + o.w / 2 - b.w / 2;
+        const cy = o.y + o.h / 2 - b.h / 2;
+        places.push(
+          [cx, o.y - b.h - gap], [cx, o.y + o.h + gap], [o.x - b.w - gap, cy], [o.x + o.w + gap, cy],
+          [o.x, o.y - b.h - gap], [o.x + o.w - b.w, o.y - b.h - gap],
+          [o.x, o.y + o.h + gap], [o.x + o.w - b.w, o.y + o.h + gap],
+        );
+      }
       for (const o of hits) {
         places.push(
           [o.x + o.w + gap, b.y], [o.x - b.w - gap, b.y], [b.x, o.y + o.h + gap], [b.x, o.y - b.h - gap],

@@ -573,15 +573,22 @@ function place() {
     // Face-up cards (a round's end, a replay) turn to be read from your seat.
     const faceUp = cards.some((c) => c.classList.contains("face"));
     const rot = faceUp ? 0 : spot.rot;
-    // Grown towards the rail, so the pile keeps its room.
+    // Grown towards the rail, so the pile keeps its room; but never beyond the rail, where
+    // the stage would cut it off.
     let { x, y } = spot;
     if (ch > spot.ch) {
       const len = Math.hypot(x, y) || 1;
       x += ((x / len) * (ch - spot.ch)) / 2;
       y += ((y / len) * (ch - spot.ch)) / 2;
     }
+    if (rot === 0) {
+      const inX = geo.TW / 2 - geo.rim - width / 2;
+      const inY = geo.TD / 2 - geo.rim - ch / 2;
+      x = clamp(x, -Math.max(0, inX), Math.max(0, inX));
+      y = clamp(y, -Math.max(0, inY), Math.max(0, inY));
+    }
     fan.style.transform = t3(x - width / 2, y - ch / 2, spot.z, `rotate(${rot}deg)`);
-    fanBoxes[seat] = { x, y, w: width, h: ch, rot, holder };
+    fanBoxes[seat] = { x, y, w: width, h: ch, rot, holder, cards: k };
     cards.forEach((card, i) => {
       card.style.width = `${cw}px`;
       card.style.left = `${i * step}px`;
@@ -644,6 +651,9 @@ function screenBox(project, corners, W, H) {
 
 function placeTags(project, W, H) {
   const layer = $("seat-tags");
+  // A crowded table on a phone: the tags keep to the badge and the name, so each one fits
+  // beside its fan (the rest is still there for screen readers, and in the seats panel).
+  layer.classList.toggle("compact", state.seats.length >= 5 && W < 480);
   const boxes = [];
   for (const tag of layer.children) {
     let point;
@@ -668,6 +678,7 @@ function placeTags(project, W, H) {
     });
   }
   const obstacles = [];
+  const fanObstacles = {};
   const hand = $("my-hand");
   if (hand.children.length && geo) {
     obstacles.push(screenBox(project, standingCorners(geo.hand, geo.hand.w, geo.hand.ch), W, H));
@@ -675,9 +686,15 @@ function placeTags(project, W, H) {
   if ($("giver-hand").children.length) {
     obstacles.push(screenBox(project, standingCorners(geo.pick, geo.pick.w, geo.pick.h), W, H));
   }
-  // The odd card, turned face up at its holder's place, and the card set aside stay in sight.
-  for (const box of Object.values(fanBoxes)) {
-    if (box.holder) obstacles.push(screenBox(project, lyingCorners(box), W, H));
+  // Every hand at its seat stays in sight (face up in replays and at a round's end, the
+  // odd card at its holder's), and so does the card set aside: a tag rests beside its fan.
+  for (const [seat, box] of Object.entries(fanBoxes)) {
+    if (!box.w || !box.cards) continue;
+    // A little room round it: its cards fan out a few degrees beyond the box.
+    const r = screenBox(project, lyingCorners(box), W, H);
+    const around = { x: r.x - 4, y: r.y - 4, w: r.w + 8, h: r.h + 8 };
+    obstacles.push(around);
+    fanObstacles[seat] = around;
   }
   if (!$("set-aside").hidden && asideBox) obstacles.push(screenBox(project, lyingCorners(asideBox), W, H));
   // The pile, too, when there is one.
@@ -692,6 +709,7 @@ function placeTags(project, W, H) {
     const r = el.getBoundingClientRect();
     obstacles.push({ x: r.left - stage.left, y: r.top - stage.top, w: r.width, h: r.height });
   }
+  for (const b of boxes) if (b.tag.dataset.tagSeat) b.own = fanObstacles[b.tag.dataset.tagSeat];
   separate(boxes, obstacles, W, H);
   for (const b of boxes) b.tag.style.transform = `translate(${Math.round(b.x)}px, ${Math.round(b.y)}px)`;
 }
