@@ -88,8 +88,8 @@ export function layoutTable({ W, H, n, near, handCount, pickCount, reserve = 0, 
   pick.y = hand.y - hand.ch * Math.cos(lift) - gap * 2; // moved back until it clears your hand
   // The room the giver's hand takes when it lifts (now, or at the next turn): the pile
   // lies beyond it.
-  const reserveRows = Math.max(pickCount, reserve) >= 8 ? 2 : 1;
-  pick.reserveH = reserveRows * pick.ch + (reserveRows - 1) * gap;
+  pick.reserveRows = Math.max(pickCount, reserve) >= 8 ? 2 : 1;
+  pick.reserveH = pick.reserveRows * pick.ch + (pick.reserveRows - 1) * gap;
 
   // The others: fanned face down at their places round the far side.
   const fanCw = clamp(short / 11.5, 24, 48);
@@ -185,6 +185,27 @@ export function settlePick(g, project) {
   const { pile } = g;
   const pickTop = pick.y - pick.reserveH * Math.cos(pick.lift);
   pile.y = clamp((pile.far + pickTop) / 2, -g.TD * 0.28, g.TD * 0.05);
+}
+
+/** Makes the giver's hand smaller until, on screen, it hides none of ``others(g)`` (the
+ * corners, in table units, of the other seats' hands and of the pile, which settlePick
+ * places again each time): two rows of big cards would cover the far hands and the pile. */
+export function clearPick(g, project, others, minCw = 30) {
+  const { pick } = g;
+  const m = 4; // a little air between them
+  const overlaps = (a, b) => a.x0 < b.x1 + m && a.x1 > b.x0 - m && a.y0 < b.y1 + m && a.y1 > b.y0 - m;
+  for (let i = 0; i < 20 && pick.count && pick.cw > minCw; i++) {
+    const box = bbox(standingCorners(pick, pick.w, pick.h).map(project));
+    if (!others(g).some((corners) => overlaps(box, bbox(corners.map(project))))) return;
+    const cw = Math.max(minCw, pick.cw * 0.92);
+    const bottom = pick.y;
+    Object.assign(pick, { cw, ch: cw * CARD_RATIO });
+    pick.w = pick.perRow * cw + (pick.perRow - 1) * pick.gap;
+    pick.h = pick.rows * pick.ch + (pick.rows - 1) * pick.gap;
+    pick.reserveH = pick.reserveRows * pick.ch + (pick.reserveRows - 1) * pick.gap;
+    pick.y = bottom;
+    settlePick(g, project);
+  }
 }
 
 /** The 2D scale and shift that fit the table and your hand into the stage. */

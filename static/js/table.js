@@ -10,7 +10,7 @@ import {
   seatName as nameAt, seatResult, standings,
 } from "./ending.js";
 import {
-  clamp, defaultCamera, fit, layoutTable, projector, separate, settlePick, standingCorners,
+  clamp, clearPick, defaultCamera, fit, layoutTable, projector, separate, settlePick, standingCorners,
 } from "./scene.js";
 import * as telemetry from "./telemetry.js";
 import { computerParts, counted, seatWhat } from "./words.js";
@@ -517,6 +517,7 @@ function place() {
   const D = flat ? Infinity : Math.max(geo.TW, geo.TD) * 1.8;
   const project = projector({ tilt: camera.tilt, spin: camera.spin, D });
   settlePick(geo, project);
+  if (pick.children.length) clearPick(geo, project, pickObstacles);
   if (!dragging) viewFit = fit(geo, project, W, H);
   const { s, tx, ty } = viewFit;
   const view = $("view");
@@ -613,6 +614,25 @@ function place() {
 
 let fanBoxes = {};
 let asideBox = null;
+
+// What the giver's hand, lifted to you, must leave in sight: every other seat's hand at its
+// place (as place() lays it out below) and the pile.
+function pickObstacles(g) {
+  const boxes = [];
+  for (const seat of state.seats) {
+    const spot = g.seats[seat.index];
+    if (!spot || seat.index === state.round.giver || !seat.count) continue;
+    const k = seat.count;
+    const step = k > 1 ? Math.min(spot.cw * 0.42, spot.maxFan / (k - 1)) : 0;
+    boxes.push(lyingCorners({ x: spot.x, y: spot.y, w: spot.cw + step * (k - 1), h: spot.ch, rot: spot.rot }));
+  }
+  const pl = g.pile;
+  if (state.round.discards.length) {
+    // Its pairs lie scattered and turned: a box round all of them.
+    boxes.push(lyingCorners({ x: pl.x + pl.cw * 0.3, y: pl.y, w: pl.cw * 2.7, h: pl.ch * 1.4, rot: 0 }));
+  }
+  return boxes;
+}
 
 /** The corners of a w x h rectangle lying on the felt, centred at (x, y), turned by rot. */
 function lyingCorners({ x, y, w, h, rot }) {

@@ -336,3 +336,30 @@ def test_nothing_slides_under_the_sticky_header_after_a_resignation(site, new_pa
     settle(page)
     assert page.evaluate(UNDER_THE_HEADER) == []
     shot(page, f"resigned-{viewport['width']}")
+
+
+# -- the giver's hand in two rows -------------------------------------------------------
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+@pytest.mark.parametrize("seats", ["2", "3"])
+def test_the_giver_hand_hides_no_other_fan_nor_the_pile(site, new_page, seats, viewport):
+    """At two seats each hand starts with about half the pack: the giver's hand, lifted to
+    you, then mostly lies in two rows."""
+    page = new_page(hurried=True, viewport=viewport)
+    new_game(page, site, players=seats)
+    wait_for_my_turn(page)
+    settle(page)
+    found = page.evaluate(BOXES)
+    assert found["pile"], "no pile"
+    for card in found["pick"]:
+        for other in found["pile"]:
+            assert not overlap(card, other, slack=1), f"the giver's hand hides the pile: {card}"
+        for fan in found["fans"]:
+            if fan["seat"] == found["giver"]:
+                continue
+            for other in fan["cards"]:
+                assert not overlap(card, other, slack=1), (
+                    f"the giver's hand hides seat {fan['seat']}'s fan: {card} {other}"
+                )
+    shot(page, f"two-rows-{seats}-seats-{viewport['width']}")
