@@ -286,7 +286,9 @@ def test_every_seat_has_one_short_name(site, new_page):
         expect(row.locator(".badge")).to_have_count(1)
         name = row.locator(".seat-name").text_content()
         assert name and "(" not in name, name
-        expect(row.locator(".seat-what")).to_have_text(re.compile(r"^computer · (easy|medium|hard)"))
+        expect(row.locator(".seat-what")).to_have_text(
+            re.compile(r"^computer · (easy|medium|hard)")
+        )
         # The seat's name is the same on its tag.
         expect(page.locator(f'.seat-tag[data-tag-seat="{i}"] .who')).to_have_text(name)
     play_with_mouse(page)
