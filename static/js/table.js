@@ -673,7 +673,9 @@ function placeTags(project, W, H) {
   const layer = $("seat-tags");
   // A crowded table on a phone: the tags keep to the badge and the name, so each one fits
   // beside its fan (the rest is still there for screen readers, and in the seats panel).
-  layer.classList.toggle("compact", state.seats.length >= 5 && W < 480);
+  const compact = state.seats.length >= 5 && W < 480;
+  layer.classList.toggle("compact", compact);
+  for (const info of layer.querySelectorAll(".seat-tag .info")) info.classList.toggle("visually-hidden", compact);
   const boxes = [];
   for (const tag of layer.children) {
     let point;
