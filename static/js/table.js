@@ -714,7 +714,7 @@ function placeTags(project, W, H) {
     if (!box.w || !box.cards) continue;
     // A little room round it: its cards fan out a few degrees beyond the box.
     const r = screenBox(project, lyingCorners(box), W, H);
-    const around = { x: r.x - 4, y: r.y - 4, w: r.w + 8, h: r.h + 8 };
+    const around = { x: r.x - 6, y: r.y - 6, w: r.w + 12, h: r.h + 12 };
     obstacles.push(around);
     fanObstacles[seat] = around;
   }
