@@ -46,6 +46,12 @@ COMPUTER_LEVEL_WORDS = {
 }
 
 
+def computer_first_name(seat: int) -> str:
+    """A computer seat's own short name ("Clara"), as the table shows it everywhere; the
+    level goes on a second line where there is room (static/js/words.js)."""
+    return str(COMPUTER_NAMES[seat % len(COMPUTER_NAMES)])
+
+
 def computer_name(seat: int, level: str) -> str:
     """A computer seat's name in the reader's language: a first name of its own, and
     words that say it is the computer and at which level (never a symbol alone)."""

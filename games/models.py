@@ -13,7 +13,13 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import LEVELS
 from games.engine import seats as seat_rules
-from games.labels import LEVEL_NAMES, SPEED_NAMES, VARIANT_NAMES, computer_name
+from games.labels import (
+    LEVEL_NAMES,
+    SPEED_NAMES,
+    VARIANT_NAMES,
+    computer_first_name,
+    computer_name,
+)
 
 #: Seat colours clockwise from seat 0, each with a letter so colour is never alone.
 COLOURS = ("red", "green", "yellow", "blue", "purple", "orange", "teal", "pink")
@@ -120,6 +126,13 @@ class Seat(models.Model):
         if self.is_computer:
             return computer_name(self.index, self.room.computer_level)
         return self.name or str(_("(empty)"))
+
+    @property
+    def short_name(self) -> str:
+        """The seat's one short name, as the table shows it ("Clara" for a computer)."""
+        if self.is_computer:
+            return computer_first_name(self.index)
+        return self.display_name
 
     @property
     def is_empty(self) -> bool:

@@ -184,7 +184,11 @@ def replay(request, replay_id: str):
         "options": room.options,
         "round": rnd.number,
         "match": rnd.match.number,
-        "seats": [{"index": s.index, "colour": s.colour, "name": s.display_name} for s in seats],
+        "level": room.computer_level,
+        "seats": [
+            {"index": s.index, "colour": s.colour, "name": s.short_name, "kind": s.kind}
+            for s in seats
+        ],
         "commitment": rnd.commitment,
         "seed": rnd.seed,
         "dealt": rnd.dealt,

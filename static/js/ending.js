@@ -16,13 +16,14 @@ export function displayName(L, seat, room) {
   return wordsSeatName(seat, room);
 }
 
-/** "Red (you)" or "Red (Ann)". */
+/** A seat's one short name in sentences: "Clara", "Ann", or "Ann (you)" for your own
+ * seat (its colour is the chip beside it, wherever there is one). */
 export function seatName(L, state, index) {
-  const colours = L.colours.split("|");
   const seat = state.seats[index];
+  const name = displayName(L, seat, state.room);
   // A seat this page left is told by its name, as every other page tells it.
   const you = playingSeats(state).includes(index) && state.room.mode !== "same_device";
-  return you ? `${colours[index]} (${L.you})` : `${colours[index]} (${displayName(L, seat, state.room)})`;
+  return you ? fill(L.youName, { name }) : name;
 }
 
 /** What each seat did to the match, once it is over: "won", "lost", "resigned" or "". */

@@ -7,7 +7,6 @@ import { verifyDeal } from "./verify.js";
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const L = document.getElementById("table-labels").dataset;
 const CL = document.getElementById("card-labels").dataset;
-const colours = L.colours.split("|");
 const $ = (id) => document.getElementById(id);
 const last = data.steps.length - 1;
 const STRIKES = ["old_maid", "schwarzer_peter"];
@@ -15,7 +14,8 @@ let position = 0;
 let timer = null;
 
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => values[k] ?? "");
-const seatName = (i) => `${colours[i]} (${data.seats[i].name})`;
+// One short name per seat, as on the table (its colour is the chip in the seats table).
+const seatName = (i) => data.seats[i].name;
 const face = (code) => cardName(code, { variant: data.variant, L: CL });
 const pair = (a, b) => (CL.pair || "{first} + {second}").replace("{first}", face(a)).replace("{second}", face(b));
 
@@ -28,11 +28,12 @@ function viewAt(k) {
   return {
     type: "state", version: k, replay: true, you: [], acting: null, match: null,
     room: { code: "", variant: data.variant, mode: "replay", status: over ? "finished" : "playing",
+      computer_level: data.level,
       seat_count: data.players, options: data.options,
       // Loser-only games keep score in strikes: the table then shows no places.
       rules: { scoring: STRIKES.includes(data.variant) ? "strikes" : "points", single_round: true,
         reverse: Boolean(data.options && data.options.reverse) } },
-    seats: data.seats.map((s, i) => ({ index: i, colour: s.colour, name: s.name, kind: "human",
+    seats: data.seats.map((s, i) => ({ index: i, colour: s.colour, name: s.name, kind: s.kind === "computer" ? "computer" : "human",
       covered: false, left: false, away: false, played_by_computer: false, count: step.hands[i].length,
       place: places.get(i) ?? null, score: 0 })),
     round: { number: data.round, dealer: data.dealer, over, draws: k, drawer: step.drawer,

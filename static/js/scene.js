@@ -88,8 +88,8 @@ export function layoutTable({ W, H, n, near, handCount, pickCount, reserve = 0, 
   pick.y = hand.y - hand.ch * Math.cos(lift) - gap * 2; // moved back until it clears your hand
   // The room the giver's hand takes when it lifts (now, or at the next turn): the pile
   // lies beyond it.
-  const reserveRows = Math.max(pickCount, reserve) >= 8 ? 2 : 1;
-  pick.reserveH = reserveRows * pick.ch + (reserveRows - 1) * gap;
+  pick.reserveRows = Math.max(pickCount, reserve) >= 8 ? 2 : 1;
+  pick.reserveH = pick.reserveRows * pick.ch + (pick.reserveRows - 1) * gap;
 
   // The others: fanned face down at their places round the far side.
   const fanCw = clamp(short / 11.5, 24, 48);
@@ -187,6 +187,27 @@ export function settlePick(g, project) {
   pile.y = clamp((pile.far + pickTop) / 2, -g.TD * 0.28, g.TD * 0.05);
 }
 
+/** Makes the giver's hand smaller until, on screen, it hides none of ``others(g)`` (the
+ * corners, in table units, of the other seats' hands and of the pile, which settlePick
+ * places again each time): two rows of big cards would cover the far hands and the pile. */
+export function clearPick(g, project, others, minCw = 30) {
+  const { pick } = g;
+  const m = 4; // a little air between them
+  const overlaps = (a, b) => a.x0 < b.x1 + m && a.x1 > b.x0 - m && a.y0 < b.y1 + m && a.y1 > b.y0 - m;
+  for (let i = 0; i < 20 && pick.count && pick.cw > minCw; i++) {
+    const box = bbox(standingCorners(pick, pick.w, pick.h).map(project));
+    if (!others(g).some((corners) => overlaps(box, bbox(corners.map(project))))) return;
+    const cw = Math.max(minCw, pick.cw * 0.92);
+    const bottom = pick.y;
+    Object.assign(pick, { cw, ch: cw * CARD_RATIO });
+    pick.w = pick.perRow * cw + (pick.perRow - 1) * pick.gap;
+    pick.h = pick.rows * pick.ch + (pick.rows - 1) * pick.gap;
+    pick.reserveH = pick.reserveRows * pick.ch + (pick.reserveRows - 1) * pick.gap;
+    pick.y = bottom;
+    settlePick(g, project);
+  }
+}
+
 /** The 2D scale and shift that fit the table and your hand into the stage. */
 export function fit(g, project, W, H, margin = 6) {
   const pts = railPoints(g).map(project);
@@ -198,8 +219,8 @@ export function fit(g, project, W, H, margin = 6) {
   return { s, tx: -s * (box.x0 + box.x1) / 2, ty: -s * (box.y0 + box.y1) / 2 };
 }
 
-/** Moves 2D boxes ({x, y, w, h}: x, y the top left) off each other and off the
- * obstacles, inside a W x H stage, each as little as it can: every box in turn takes the
+/** Moves 2D boxes ({x, y, w, h}: x, y the top left; ``own``: the box it belongs beside)
+ * off each other and off the obstacles, inside a W x H stage, each as little as it can: every box in turn takes the
  * cheapest of the places that clear what it overlaps (overlap costs far more than
  * distance), until none can do better. */
 export function separate(boxes, obstacles, W, H, margin = 4, gap = 3) {
@@ -237,6 +258,17 @@ export function separate(boxes, obstacles, W, H, margin = 4, gap = 3) {
       const hits = [...obstacles, ...boxes.filter((o) => o !== b)].filter((o) => area(b, o));
       if (!hits.length) continue;
       const places = [];
+      // A tag's own fan (``b.own``): the places right beside it come first to mind.
+      if (b.own) {
+        const o = b.own;
+        const cx = o.x + o.w / 2 - b.w / 2;
+        const cy = o.y + o.h / 2 - b.h / 2;
+        places.push(
+          [cx, o.y - b.h - gap], [cx, o.y + o.h + gap], [o.x - b.w - gap, cy], [o.x + o.w + gap, cy],
+          [o.x, o.y - b.h - gap], [o.x + o.w - b.w, o.y - b.h - gap],
+          [o.x, o.y + o.h + gap], [o.x + o.w - b.w, o.y + o.h + gap],
+        );
+      }
       for (const o of hits) {
         places.push(
           [o.x + o.w + gap, b.y], [o.x - b.w - gap, b.y], [b.x, o.y + o.h + gap], [b.x, o.y - b.h - gap],

@@ -10,10 +10,10 @@ import {
   seatName as nameAt, seatResult, standings,
 } from "./ending.js";
 import {
-  clamp, defaultCamera, fit, layoutTable, projector, separate, settlePick, standingCorners,
+  clamp, clearPick, defaultCamera, fit, layoutTable, projector, separate, settlePick, standingCorners,
 } from "./scene.js";
 import * as telemetry from "./telemetry.js";
-import { computerParts, counted } from "./words.js";
+import { computerParts, counted, seatWhat } from "./words.js";
 
 const L = document.getElementById("table-labels").dataset;
 const CL = document.getElementById("card-labels").dataset;
@@ -161,12 +161,18 @@ function renderNotice() {
   $("table-notice").hidden = !youLeft();
 }
 
-// Notes beside a seat's name: who plays it now, and how the match ended for it.
+// Who plays a seat now: its name tag says this much.
+function presenceNotes(seat) {
+  if (seat.left) return [L.left];
+  if (seat.covered) return [L.covered];
+  if (seat.away) return [L.away];
+  return [];
+}
+
+// Notes beside a seat's name in the panel: who plays it now, and how the match ended for
+// it (the name tag tells only the round: the banner and the standings tell the match).
 function seatNotes(seat) {
-  const notes = [];
-  if (seat.left) notes.push(L.left);
-  else if (seat.covered) notes.push(L.covered);
-  else if (seat.away) notes.push(L.away);
+  const notes = presenceNotes(seat);
   const result = seatResult(L, state, seat.index);
   if (result) notes.push(result);
   return notes;
@@ -293,7 +299,9 @@ function renderMyHand() {
     }),
   );
   if (!cards.length) {
+    // No card: a dash, without a bullet in front of it.
     const li = document.createElement("li");
+    li.className = "none";
     li.textContent = "–";
     list.append(li);
   }
@@ -409,7 +417,7 @@ function tagFor(seat) {
   who.className = "who";
   const you = playingSeats(state).includes(seat.index) && state.room.mode !== "same_device";
   const computer = seat.kind === "computer" ? computerParts(seat.index, state.room.computer_level) : null;
-  who.textContent = you ? `${nameOf(L, seat, state.room)} (${L.you})` : (computer ? computer.name : nameOf(L, seat, state.room));
+  who.textContent = you ? fill(L.youName, { name: nameOf(L, seat, state.room) }) : nameOf(L, seat, state.room);
   const info = document.createElement("span");
   info.className = "info";
   const parts = computer ? [computer.what] : [];
@@ -431,7 +439,7 @@ function tagFor(seat) {
     ribbon = placeName(L, seat.place);
     tag.classList.add(seat.place === 1 ? "first" : "placed");
   }
-  const notes = seatNotes(seat).filter((note) => note !== ribbon);
+  const notes = presenceNotes(seat);
   info.textContent = [...parts, ...notes].join(" · ");
   info.hidden = !info.textContent;
   text.append(who, info);
@@ -509,6 +517,7 @@ function place() {
   const D = flat ? Infinity : Math.max(geo.TW, geo.TD) * 1.8;
   const project = projector({ tilt: camera.tilt, spin: camera.spin, D });
   settlePick(geo, project);
+  if (pick.children.length) clearPick(geo, project, pickObstacles);
   if (!dragging) viewFit = fit(geo, project, W, H);
   const { s, tx, ty } = viewFit;
   const view = $("view");
@@ -565,15 +574,22 @@ function place() {
     // Face-up cards (a round's end, a replay) turn to be read from your seat.
     const faceUp = cards.some((c) => c.classList.contains("face"));
     const rot = faceUp ? 0 : spot.rot;
-    // Grown towards the rail, so the pile keeps its room.
+    // Grown towards the rail, so the pile keeps its room; but never beyond the rail, where
+    // the stage would cut it off.
     let { x, y } = spot;
     if (ch > spot.ch) {
       const len = Math.hypot(x, y) || 1;
       x += ((x / len) * (ch - spot.ch)) / 2;
       y += ((y / len) * (ch - spot.ch)) / 2;
     }
+    if (rot === 0) {
+      const inX = geo.TW / 2 - geo.rim - width / 2;
+      const inY = geo.TD / 2 - geo.rim - ch / 2;
+      x = clamp(x, -Math.max(0, inX), Math.max(0, inX));
+      y = clamp(y, -Math.max(0, inY), Math.max(0, inY));
+    }
     fan.style.transform = t3(x - width / 2, y - ch / 2, spot.z, `rotate(${rot}deg)`);
-    fanBoxes[seat] = { x, y, w: width, h: ch, rot, holder };
+    fanBoxes[seat] = { x, y, w: width, h: ch, rot, holder, cards: k };
     cards.forEach((card, i) => {
       card.style.width = `${cw}px`;
       card.style.left = `${i * step}px`;
@@ -598,6 +614,25 @@ function place() {
 
 let fanBoxes = {};
 let asideBox = null;
+
+// What the giver's hand, lifted to you, must leave in sight: every other seat's hand at its
+// place (as place() lays it out below) and the pile.
+function pickObstacles(g) {
+  const boxes = [];
+  for (const seat of state.seats) {
+    const spot = g.seats[seat.index];
+    if (!spot || seat.index === state.round.giver || !seat.count) continue;
+    const k = seat.count;
+    const step = k > 1 ? Math.min(spot.cw * 0.42, spot.maxFan / (k - 1)) : 0;
+    boxes.push(lyingCorners({ x: spot.x, y: spot.y, w: spot.cw + step * (k - 1), h: spot.ch, rot: spot.rot }));
+  }
+  const pl = g.pile;
+  if (state.round.discards.length) {
+    // Its pairs lie scattered and turned: a box round all of them.
+    boxes.push(lyingCorners({ x: pl.x + pl.cw * 0.3, y: pl.y, w: pl.cw * 2.7, h: pl.ch * 1.4, rot: 0 }));
+  }
+  return boxes;
+}
 
 /** The corners of a w x h rectangle lying on the felt, centred at (x, y), turned by rot. */
 function lyingCorners({ x, y, w, h, rot }) {
@@ -636,6 +671,11 @@ function screenBox(project, corners, W, H) {
 
 function placeTags(project, W, H) {
   const layer = $("seat-tags");
+  // A crowded table on a phone: the tags keep to the badge and the name, so each one fits
+  // beside its fan (the rest is still there for screen readers, and in the seats panel).
+  const compact = state.seats.length >= 5 && W < 480;
+  layer.classList.toggle("compact", compact);
+  for (const info of layer.querySelectorAll(".seat-tag .info")) info.classList.toggle("visually-hidden", compact);
   const boxes = [];
   for (const tag of layer.children) {
     let point;
@@ -660,6 +700,7 @@ function placeTags(project, W, H) {
     });
   }
   const obstacles = [];
+  const fanObstacles = {};
   const hand = $("my-hand");
   if (hand.children.length && geo) {
     obstacles.push(screenBox(project, standingCorners(geo.hand, geo.hand.w, geo.hand.ch), W, H));
@@ -667,9 +708,15 @@ function placeTags(project, W, H) {
   if ($("giver-hand").children.length) {
     obstacles.push(screenBox(project, standingCorners(geo.pick, geo.pick.w, geo.pick.h), W, H));
   }
-  // The odd card, turned face up at its holder's place, and the card set aside stay in sight.
-  for (const box of Object.values(fanBoxes)) {
-    if (box.holder) obstacles.push(screenBox(project, lyingCorners(box), W, H));
+  // Every hand at its seat stays in sight (face up in replays and at a round's end, the
+  // odd card at its holder's), and so does the card set aside: a tag rests beside its fan.
+  for (const [seat, box] of Object.entries(fanBoxes)) {
+    if (!box.w || !box.cards) continue;
+    // A little room round it: its cards fan out a few degrees beyond the box.
+    const r = screenBox(project, lyingCorners(box), W, H);
+    const around = { x: r.x - 6, y: r.y - 6, w: r.w + 12, h: r.h + 12 };
+    obstacles.push(around);
+    fanObstacles[seat] = around;
   }
   if (!$("set-aside").hidden && asideBox) obstacles.push(screenBox(project, lyingCorners(asideBox), W, H));
   // The pile, too, when there is one.
@@ -684,6 +731,7 @@ function placeTags(project, W, H) {
     const r = el.getBoundingClientRect();
     obstacles.push({ x: r.left - stage.left, y: r.top - stage.top, w: r.width, h: r.height });
   }
+  for (const b of boxes) if (b.tag.dataset.tagSeat) b.own = fanObstacles[b.tag.dataset.tagSeat];
   separate(boxes, obstacles, W, H);
   for (const b of boxes) b.tag.style.transform = `translate(${Math.round(b.x)}px, ${Math.round(b.y)}px)`;
 }
@@ -772,15 +820,13 @@ function renderPanel() {
       const tr = document.createElement("tr");
       if (!state.round.over && state.round.drawer === seat.index) tr.className = "acting";
       tr.dataset.seat = seat.index;
-      const notes = seatNotes(seat);
-      const name = notes.length ? `${seatName(seat.index)} · ${notes.join(", ")}` : seatName(seat.index);
       const cells = strikes()
-        ? [name, seat.count, seat.score]
-        : [name, seat.count, seat.place ? placeName(L, seat.place) : (seat.count ? "" : L.out), seat.score];
+        ? [seatCell(seat), seat.count, seat.score]
+        : [seatCell(seat), seat.count, seat.place ? placeName(L, seat.place) : (seat.count ? "" : L.out), seat.score];
       if (single) cells.pop();
-      for (const text of cells) {
+      for (const content of cells) {
         const td = document.createElement("td");
-        td.textContent = text;
+        td.append(content);
         tr.append(td);
       }
       return tr;
@@ -792,9 +838,9 @@ function renderPanel() {
     ...rounds.map((r) => {
       const li = document.createElement("li");
       if (strikes()) {
-        li.textContent = r.holder !== null && r.holder !== undefined ? fill(L.roundHolder, { seat: colours[r.holder] }) : "–";
+        li.textContent = r.holder !== null && r.holder !== undefined ? fill(L.roundHolder, { seat: seatName(r.holder) }) : "–";
       } else {
-        li.textContent = (r.ranking || []).map((s, i) => `${placeName(L, i + 1)} ${colours[s]}`).join(" › ");
+        li.textContent = (r.ranking || []).map((s, i) => `${placeName(L, i + 1)} ${seatName(s)}`).join(" › ");
       }
       return li;
     }),
@@ -802,6 +848,32 @@ function renderPanel() {
   $("rounds-title").hidden = !rounds.length;
   const spectator = !playingSeats(state).length || state.replay;
   $("table-settings").hidden = spectator;
+}
+
+// A seat in the panel: its colour chip and short name, then "computer · easy" and how it
+// is played or how the match ended for it, on a second line.
+function seatCell(seat) {
+  const cell = document.createElement("span");
+  cell.className = `seat-cell ${seat.colour}`;
+  const badge = document.createElement("span");
+  badge.className = "badge";
+  badge.setAttribute("aria-hidden", "true");
+  badge.textContent = letters[seat.index];
+  const name = document.createElement("span");
+  name.className = "seat-name";
+  name.textContent = seatName(seat.index);
+  const second = [seatWhat(seat, state.room), ...seatNotes(seat)].filter(Boolean).join(" · ");
+  const words = document.createElement("span");
+  words.className = "seat-words";
+  words.append(name);
+  if (second) {
+    const what = document.createElement("span");
+    what.className = "seat-what";
+    what.textContent = second;
+    words.append(" ", what);
+  }
+  cell.append(badge, words);
+  return cell;
 }
 
 function renderResult() {
@@ -839,7 +911,7 @@ function renderResult() {
       badge.setAttribute("aria-hidden", "true");
       badge.textContent = letters[row.seat];
       const mine = playingSeats(state).includes(row.seat) && state.room.mode !== "same_device";
-      who.append(badge, mine ? `${colours[row.seat]} (${L.you})` : colours[row.seat]);
+      who.append(badge, seatName(row.seat));
       const score = document.createElement("span");
       score.className = "score";
       if (row.place) {
@@ -881,8 +953,20 @@ function renderResult() {
     }
     actions.append(button);
   }
-  // Move focus to the result when it appears during play, not when a page opens on it.
-  if (wasHidden && !firstRender) box.focus({ preventScroll: true });
+  // Move focus to the result when it appears during play, not when a page opens on it; a
+  // page scrolled down (to the panel's Resign button) comes back up to the room's title,
+  // below the sticky header, so the title, the status and the result all show.
+  if (wasHidden && !firstRender) {
+    const head = document.querySelector(".room-head");
+    if (head && head.getBoundingClientRect().top < stickyBottom()) head.scrollIntoView({ block: "start" });
+    box.focus({ preventScroll: true });
+  }
+}
+
+// Where the sticky site header ends, in the viewport.
+function stickyBottom() {
+  const header = document.querySelector(".site-header");
+  return header ? header.getBoundingClientRect().bottom : 0;
 }
 
 // Standings mean something only for a match played to its end: not one that a
@@ -1292,7 +1376,8 @@ for (const button of document.querySelectorAll(".view-switch button")) {
   button.addEventListener("click", () => setView(button.dataset.view));
 }
 
-// Dragging the table moves the camera round it (and, with a mouse, up and down).
+// Dragging the table turns it a little under you, and it springs back on release.
+const DRAG_TURN = 5; // degrees, at most
 (() => {
   const stage = $("stage");
   let start = null;
@@ -1305,7 +1390,9 @@ for (const button of document.querySelectorAll(".view-switch button")) {
       justDragged = true; // the click this release makes is not a choice of card
       setTimeout(() => { justDragged = false; }, 0);
       dragging = false;
-      place(); // the table, turned, fits the stage again
+      // The table springs back to the view it was in.
+      const stage = $("stage");
+      moveCamera(defaultCamera(camera.view, stage.clientWidth, stage.clientHeight, flat));
     }
     start = null;
   };
@@ -1322,8 +1409,9 @@ for (const button of document.querySelectorAll(".view-switch button")) {
       dragging = true;
       cancelAnimationFrame(tween);
     }
-    camera.spin = clamp(start.spin + dx * 0.25, -45, 45);
-    if (start.mouse) camera.tilt = clamp(start.tilt - dy * 0.25, 0, 62);
+    // A nudge, not a new view: a few degrees at most, less and less as the drag goes on,
+    // and never tilted (your own hand would run off the screen).
+    camera.spin = start.spin + DRAG_TURN * Math.tanh(dx / 200);
     requestAnimationFrame(place);
   });
 })();

@@ -1,8 +1,10 @@
 // Names and counted words for the table, from templates/lobby/_seat_labels.html (the
 // page's <template id="seat-labels">), so every word comes from Django's translations.
 //
-//   computerName(seat, level)        "Clara (computer, easy)": one name per seat
-//   seatName(seat, room)             a seat of the state: the computer's name or the human's
+//   computerName(seat, level)        "Clara (computer, easy)": the room page's seat list
+//   seatName(seat, room)             a seat's one short name, everywhere on the table:
+//                                    "Clara" (a computer's own name) or the human's
+//   seatWhat(seat, room)             its second line where there is room: "computer · easy"
 //   counted("cards", {n: 3})         "3 cards": the singular or plural sentence for n
 //
 // Each takes the labels (a dataset) last, and counted() the language after them; both
@@ -45,7 +47,12 @@ export function computerParts(seat, level, labels = pageLabels()) {
 }
 
 export function seatName(seat, room, labels = pageLabels()) {
-  return seat.kind === "computer" ? computerName(seat.index, room.computer_level, labels) : seat.name;
+  return seat.kind === "computer" ? computerParts(seat.index, room.computer_level, labels).name : seat.name;
+}
+
+export function seatWhat(seat, room, labels = pageLabels()) {
+  if (seat.kind !== "computer") return "";
+  return fill(labels.computerWhat, { level: levelWord(room.computer_level, labels) });
 }
 
 // key: "cards", "yourTurn", "points", "strikes" or "spectators"; values must hold n.

@@ -88,7 +88,13 @@ def test_the_replay_names_computer_seats(client):
 
     _room, rnd = finished_round("old_maid", 3)
     text = client.get(f"/replay/{rnd.replay_id}/").content.decode()
-    assert "Bruno (computer, medium)" in text and "Clara (computer, medium)" in text
+    data = json.loads(re.search(r'id="replay-data"[^>]*>(.*?)</script>', text, re.S).group(1))
+    # One short name per seat, as on the table; the page adds "computer · medium".
+    assert [(s["name"], s["kind"]) for s in data["seats"][1:]] == [
+        ("Bruno", "computer"),
+        ("Clara", "computer"),
+    ]
+    assert data["level"] == "medium"
 
 
 # The words the table's scripts read.
