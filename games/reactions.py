@@ -8,22 +8,23 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.tells import CALM, WORRIED
 
-#: Each reaction's key, symbol and words, in the order the page's menu offers them.
+#: Each reaction's key, whether it is a face (the page draws it: static/js/reactions.js,
+#: no emoji font needed) and its words, in the order the page's menu offers them.
 REACTIONS = {
-    "smile": ("🙂", _("Smiles")),
-    "laugh": ("😄", _("Laughs")),
-    "surprised": ("😮", _("Surprised")),
-    "sad": ("😢", _("Sad")),
-    WORRIED: ("😟", _("Looks worried")),
-    CALM: ("😐", _("Looks calm")),
-    "good_luck": ("🍀", _("Good luck")),
-    "well_played": ("👏", _("Well played")),
-    "oh_no": ("😱", _("Oh no!")),
-    "your_turn": ("👉", _("Your turn")),
-    "thanks": ("🙏", _("Thanks")),
+    "smile": (True, _("Smiles")),
+    "laugh": (True, _("Laughs")),
+    "surprised": (True, _("Surprised")),
+    "sad": (True, _("Sad")),
+    WORRIED: (True, _("Looks worried")),
+    CALM: (True, _("Looks calm")),
+    "good_luck": (False, _("Good luck")),
+    "well_played": (False, _("Well played")),
+    "oh_no": (False, _("Oh no!")),
+    "your_turn": (False, _("Your turn")),
+    "thanks": (False, _("Thanks")),
 }
 
 
-def for_page() -> dict[str, dict[str, str]]:
+def for_page() -> dict[str, dict]:
     """The reactions as the table page reads them (in the active language)."""
-    return {key: {"symbol": symbol, "text": str(text)} for key, (symbol, text) in REACTIONS.items()}
+    return {key: {"face": face, "text": str(text)} for key, (face, text) in REACTIONS.items()}
