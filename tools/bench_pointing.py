@@ -126,8 +126,8 @@ def main(argv: list[str] | None = None) -> None:
     ms = [v * 1000 for v in latencies]
     where = "two processes" if args.giver_url else "one process"
     print(
-        f"point -> pointing at the giver ({where}), {len(ms)} points: p50 {percentile(ms, 50):.1f} ms, "
-        f"p99 {percentile(ms, 99):.1f} ms, max {max(ms):.1f} ms"
+        f"point -> pointing at the giver ({where}), {len(ms)} points: "
+        f"p50 {percentile(ms, 50):.1f} ms, p99 {percentile(ms, 99):.1f} ms, max {max(ms):.1f} ms"
     )
 
 

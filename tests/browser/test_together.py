@@ -47,9 +47,7 @@ def test_the_giver_sees_the_pointed_card_lifted_and_a_reaction_bubble_at_the_sen
     # The drawer's hand hovers over the giver's second card: it lifts on the giver's page.
     expect(drawer.locator("#giver-hand .card")).to_have_count(state_count(state, giver_seat))
     drawer.locator("#giver-hand .card").nth(1).hover()
-    expect(giver.locator("#my-hand .card").nth(1)).to_have_class(
-        re.compile(r"\bpointed\b")
-    )
+    expect(giver.locator("#my-hand .card").nth(1)).to_have_class(re.compile(r"\bpointed\b"))
     expect(giver.locator("#my-hand .card.pointed")).to_have_count(1)
     if locale == "en-US":
         colour = ["Red", "Green"][drawer_seat]
@@ -61,16 +59,29 @@ def test_the_giver_sees_the_pointed_card_lifted_and_a_reaction_bubble_at_the_sen
     # Moving away to the next card moves the lift with it.
     drawer.locator("#giver-hand .card").nth(0).hover()
     expect(giver.locator("#my-hand .card.pointed")).to_have_count(1)
-    expect(giver.locator("#my-hand .card").nth(0)).to_have_class(
+    expect(giver.locator("#my-hand .card").nth(0)).to_have_class(re.compile(r"\bpointed\b"))
+
+    # A spectator sees the same card lift in the giver's fan.
+    watcher = new_page(locale=locale, viewport=SIZES[size])
+    watcher.goto(f"{site}/r/{room.code}/?t={room.token}")
+    drawer.locator("#giver-hand .card").nth(2).hover()
+    expect(watcher.locator(f'[data-fan-seat="{giver_seat}"] .card').nth(2)).to_have_class(
         re.compile(r"\bpointed\b")
     )
+    expect(giver.locator("#my-hand .card.pointed")).to_have_count(1)
+    # The hand leaves the cards: nothing is pointed at; the keyboard's focus points too.
+    drawer.locator("#status-line").hover()
+    expect(giver.locator("#my-hand .card.pointed")).to_have_count(0)
+    drawer.locator("#giver-buttons button").nth(3).focus()
+    expect(giver.locator("#my-hand .card").nth(3)).to_have_class(re.compile(r"\bpointed\b"))
+    expect(watcher.locator(f'[data-fan-seat="{giver_seat}"] .card.pointed')).to_have_count(1)
 
     # The giver reacts from the menu at their seat: a bubble at their tag on both pages.
     giver.locator("#react-button").click()
     expect(giver.locator("#react-menu")).to_be_visible()
     giver.locator('#react-menu [data-reaction="oh_no"]').click()
     expect(giver.locator("#react-menu")).to_be_hidden()
-    for page in (drawer, giver):
+    for page in (drawer, giver, watcher):
         bubble = page.locator(f'[data-tag-seat="{giver_seat}"] .reaction-bubble')
         expect(bubble).to_be_visible()
         expect(bubble).to_have_attribute("data-reaction", "oh_no")

@@ -7,8 +7,15 @@ import random
 import pytest
 
 from games.engine import RoundState
-from games.engine.tells import CALM, MEDIUM_BLUFF_RATE, MEDIUM_TELL_RATE, WORRIED, face
-from games.engine.tells import face_at, tell_rng
+from games.engine.tells import (
+    CALM,
+    MEDIUM_BLUFF_RATE,
+    MEDIUM_TELL_RATE,
+    WORRIED,
+    face,
+    face_at,
+    tell_rng,
+)
 
 TRIALS = 2000
 
