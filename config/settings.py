@@ -271,6 +271,12 @@ WS_INVALID_WINDOW_SECONDS = float(os.environ.get("WS_INVALID_WINDOW_SECONDS", "1
 WS_FLOOD_COOLDOWN_SECONDS = float(os.environ.get("WS_FLOOD_COOLDOWN_SECONDS", "10"))
 # Frames a table socket may send per second; the lobby socket only listens, so fewer.
 WS_TABLE_FRAMES_PER_SECOND = 20
+# A table socket's "point" frames (the drawer's hover) per second, and each seat's
+# reactions per REACTION_WINDOW_SECONDS: past them, refused as slow_down (never counted
+# towards the 4429 close). A page throttles its points to this.
+WS_POINTS_PER_SECOND = int(os.environ.get("WS_POINTS_PER_SECOND", "10"))
+REACTIONS_PER_WINDOW = int(os.environ.get("REACTIONS_PER_WINDOW", "5"))
+REACTION_WINDOW_SECONDS = float(os.environ.get("REACTION_WINDOW_SECONDS", "10"))
 # Frames a socket may send in one second before Daphne cuts it off (4429) where it reads
 # them, before any queue (config/daphne_guard.py): far above any honest page.
 WS_FRAMES_PER_SECOND_HARD = int(os.environ.get("WS_FRAMES_PER_SECOND_HARD", "200"))

@@ -25,7 +25,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import driver, heartbeat, limits, selectors, services
+from games import driver, heartbeat, limits, selectors, services, together
 from games.broadcast import group_name
 from games.engine.view import view_for
 from games.errors import ActionError
@@ -47,8 +47,12 @@ ACTIONS: dict[str, dict[str, type]] = {
     "start": {"fill": bool},
     "sync": {},
     "ping": {},
+    "point": {"match": int, "round": int, "draw": int, "position": int},
+    "react": {"reaction": str},
 }
 OPTIONAL = {"fill"}
+#: Fields that must be present but may be null: a point at no card.
+NULLABLE = {("point", "position")}
 #: Close codes (docs/protocol.md): sockets refused at the door, and a client asking too
 #: much (too many refused frames, or too many sockets from one address).
 NO_SUCH_ROOM, NOT_ALLOWED, TOO_MANY = 4404, 4403, limits.TOO_MANY
@@ -142,7 +146,7 @@ def _check_shape(message: dict) -> None:
     for name, expected in fields.items():
         value = message.get(name)
         if value is None:
-            if name in OPTIONAL:
+            if name in OPTIONAL or ((kind, name) in NULLABLE and name in message):
                 continue
             raise ActionError(
                 "malformed", _('"%(type)s" needs "%(field)s".') % {"type": kind, "field": name}
@@ -178,6 +182,8 @@ class TableConsumer(limits.LimitedSocket):
     gone = False
     #: The heartbeat's catch-up, waiting out ``BROADCAST_GRACE_SECONDS`` (``beat``).
     catching_up: asyncio.Task | None = None
+    #: The move and the computer face this socket's latest point brought (``together``).
+    face_sent: tuple | None = None
 
     async def __call__(self, scope, receive, send):
         try:
@@ -294,6 +300,9 @@ class TableConsumer(limits.LimitedSocket):
         if kind == "sync":
             await self.resync()
             return
+        if kind in ("point", "react"):
+            await self.together(action)
+            return
         if self.state is not None and not self.missed and not self._catching_up():
             # What the kept state already refuses costs no database call (games.refusals);
             # not while the socket knows the room moved on past it.
@@ -355,6 +364,36 @@ class TableConsumer(limits.LimitedSocket):
         if self.limits.closed:  # closed for its refusals: nothing more is sent
             return
         await self.send(text_data=orjson.dumps(data).decode())
+
+    async def together(self, action: dict) -> None:
+        """A point or a reaction (``games.together``): checked against the kept state only
+        (no database call, nothing stored), then sent to the room's group, which reaches
+        its sockets on every server process."""
+        current = self.state is not None and not self.missed and not self._catching_up()
+        if action["type"] == "point":
+            if not self.limits.point_allowed():
+                raise together.slow_down()
+            messages = together.point(self.state if current else None, self.actor, action)
+            # A computer's face goes out when it changes, not again for every point.
+            faces = [m for m in messages if m["type"] == "room.reaction"]
+            face = (_ply(action), faces[0]["reaction"]) if faces else None
+            if faces and face == self.face_sent:
+                messages = [m for m in messages if m["type"] != "room.reaction"]
+            self.face_sent = face
+        else:
+            messages = together.react(self.state, self.actor, action, self.room_id)
+        for message in messages:
+            await self.channel_layer.group_send(group_name(self.room_id), message)
+
+    async def room_pointing(self, message):
+        await self.send_json(
+            {"type": "pointing", "seat": message["seat"], "position": message["position"]}
+        )
+
+    async def room_reaction(self, message):
+        await self.send_json(
+            {"type": "reaction", "seat": message["seat"], "reaction": message["reaction"]}
+        )
 
     async def room_spectators(self, message):
         await self.send_json({"type": "spectators", "count": message["count"]})

@@ -33,6 +33,8 @@ CODES = {
     "seats_empty": "some seats are still empty",
     "not_allowed": "the room's mode or size does not allow this",
     "rate_limited": "too many messages in a short time",
+    "slow_down": "too many points or reactions in a short time (never counted towards the close)",
+    "bad_reaction": "the reaction is not one of the table's closed set",
     "unavailable": "the server could not reach its database; try again",
     "internal": "an unexpected error on the server; nothing was changed",
 }

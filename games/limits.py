@@ -130,6 +130,18 @@ class FrameLimits:
         self.refused: tuple[float, ...] = ()
         #: Set just before the socket is closed for refusals: its frames are dropped unread.
         self.closed = False
+        #: The start of this second and the points (``point_allowed``) in it.
+        self.points: tuple[float, int] = (0.0, 0)
+
+    def point_allowed(self) -> bool:
+        """Count a ``point``; whether it is within ``WS_POINTS_PER_SECOND`` (a point past
+        it is refused as ``slow_down``, which never counts towards the close)."""
+        started, count = self.points
+        now = time.monotonic()
+        if now - started >= 1.0:
+            started, count = now, 0
+        self.points = (started, count + 1)
+        return count + 1 <= settings.WS_POINTS_PER_SECOND
 
     def over_rate(self) -> bool:
         """Count a frame; whether it is past the rate."""

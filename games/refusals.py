@@ -119,15 +119,16 @@ def drawing(
 
 
 def drawer(
-    *, plays_drawer: bool, computer_plays: bool, position: int, hand_size: int
+    *, plays_drawer: bool, computer_plays: bool, position: int | None, hand_size: int
 ) -> ActionError | None:
-    """Why this player may not draw the card at ``position`` of the giver's hand (of
-    ``hand_size`` cards) once someone may draw: not their seat's turn, or the computer's."""
+    """Why this player may not draw (or point at: ``position`` None for no card) the card
+    at ``position`` of the giver's hand (of ``hand_size`` cards) once someone may draw:
+    not their seat's turn, or the computer's."""
     if not plays_drawer:
         return not_your_turn()
     if computer_plays:
         return computer_plays_seat()
-    if not 0 <= position < hand_size:
+    if position is not None and not 0 <= position < hand_size:
         return bad_position()
     return None
 
@@ -219,6 +220,11 @@ def _draw(state: dict, actor, action: dict) -> ActionError | None:
     )
 
 
+def _point(state: dict, actor, action: dict) -> ActionError | None:
+    """A point is checked as the draw it announces would be (``position`` None: no card)."""
+    return _draw(state, actor, action)
+
+
 def _between(state: dict, actor, action: dict, answers: str) -> ActionError | None:
     return between_matches(
         seated=bool(seats_of(state, actor)),
@@ -250,6 +256,7 @@ def _leave_or_resign(state: dict, actor, action: dict) -> ActionError | None:
 
 _CHECKS = {
     "draw": _draw,
+    "point": _point,
     "next_round": _next_round,
     "rematch": _rematch,
     "leave": _leave_or_resign,

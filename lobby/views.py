@@ -13,7 +13,7 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import selectors, services
+from games import reactions, selectors, services
 from games.errors import ActionError
 from games.identity import actor_from_request, viewer_from_request
 from games.labels import VARIANT_NAMES
@@ -152,6 +152,7 @@ def room(request, code: str):
             "left_seats": ",".join(map(str, left)),
             "waiting": room.status == Room.Status.WAITING,
             "deal_line": room_deal_line(room),
+            "reactions": reactions.for_page(),
             **_history(room),
         },
     )

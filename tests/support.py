@@ -192,7 +192,7 @@ def ply(state: dict, kind: str) -> dict:
     (docs/protocol.md): a draw names the match, round and draw number it was made on."""
     match = state["match"]["number"] if state.get("match") else None
     rnd = state["round"]["number"] if state.get("round") else None
-    if kind == "draw":
+    if kind in ("draw", "point"):
         return {"match": match, "round": rnd, "draw": state["round"]["draws"]}
     if kind == "next_round":
         return {"match": match, "round": rnd}

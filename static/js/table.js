@@ -14,6 +14,8 @@ import {
 } from "./scene.js";
 import * as telemetry from "./telemetry.js";
 import { computerParts, counted, seatWhat } from "./words.js";
+import "./pointing.js"; // the drawer's hover, live
+import "./reactions.js"; // reactions and computer faces at the name tags
 
 const L = document.getElementById("table-labels").dataset;
 const CL = document.getElementById("card-labels").dataset;

@@ -1,0 +1,88 @@
+"""Playing together: the drawer's point (the hover over the giver's cards), reactions,
+and the computer faces a point can bring (``games.engine.tells``).
+
+None of it is a move: nothing is stored, no ply or version moves, and no database is
+read. Each function checks a frame against the table socket's kept state (the drawer's
+point as its draw would be checked, ``games.refusals``) and answers the channel-layer
+messages to send to the room's group, or raises the refusal.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from games.engine.seats import played_by_computer, seats_of
+from games.engine.tells import face_at
+from games.errors import ActionError
+from games.reactions import REACTIONS
+from games.refusals import not_seated, refusal, stale_move
+
+#: When each (room, seat) reacted lately, in this process.
+_reacted: dict[tuple[int, int], deque[float]] = {}
+
+
+def slow_down() -> ActionError:
+    return ActionError("slow_down", _("Not so fast: wait a moment and try again."))
+
+
+def bad_reaction() -> ActionError:
+    return ActionError("bad_reaction", _("That is not one of the table's reactions."))
+
+
+def point(state: dict | None, actor, action: dict) -> list[dict]:
+    """The drawer points at ``action["position"]`` of the giver's hand (None: at no card).
+    ``state`` is the socket's kept state, or None when the socket knows it is behind
+    (then the point is refused as stale: it would name a move the room is past)."""
+    if state is None:
+        raise stale_move()
+    refused = refusal(state, actor, action)
+    if refused is not None:
+        raise refused
+    rnd = state["round"]
+    drawer, giver = rnd["state"]["drawer"], rnd["state"]["giver"]
+    position = action["position"]
+    messages = [{"type": "room.pointing", "seat": drawer, "position": position}]
+    level = state["room"]["computer_level"]
+    if position is not None and level and played_by_computer(state["seats"][giver]):
+        face = face_at(
+            rnd["state"], level, rnd["seed"], state["match"]["number"], rnd["number"], position
+        )
+        if face is not None:
+            messages.append({"type": "room.reaction", "seat": giver, "reaction": face})
+    return messages
+
+
+def react(state: dict | None, actor, action: dict, room_id: int) -> list[dict]:
+    """A seated player's reaction: one of ``REACTIONS``, at most
+    ``REACTIONS_PER_WINDOW`` per seat in ``REACTION_WINDOW_SECONDS`` (in this process)."""
+    key = action["reaction"]
+    if key not in REACTIONS:
+        raise bad_reaction()
+    mine = seats_of(state, actor) if state is not None else frozenset()
+    if not mine:
+        raise not_seated()
+    rnd = state["round"]
+    drawer = rnd["state"]["drawer"] if rnd and not rnd["over"] else None
+    seat = drawer if drawer in mine else min(mine)  # one device for every seat: the acting
+    if not _counted(room_id, seat):
+        raise slow_down()
+    return [{"type": "room.reaction", "seat": seat, "reaction": key}]
+
+
+def _counted(room_id: int, seat: int) -> bool:
+    now = time.monotonic()
+    window = settings.REACTION_WINDOW_SECONDS
+    if len(_reacted) > 10_000:  # seats long quiet are forgotten
+        for old in [k for k, times in _reacted.items() if not times or now - times[-1] >= window]:
+            del _reacted[old]
+    times = _reacted.setdefault((room_id, seat), deque())
+    while times and now - times[0] >= window:
+        times.popleft()
+    if len(times) >= settings.REACTIONS_PER_WINDOW:
+        return False
+    times.append(now)
+    return True

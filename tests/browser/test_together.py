@@ -1,0 +1,138 @@
+"""In a real browser: two friends at a table see each other play. The giver's page lifts
+the card the drawer's hand hovers over and says so politely; a reaction shows as a
+bubble at its sender's name tag; an Easy computer's face gives its joker away."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games import selectors
+from games.models import Room
+from tests.browser.conftest import SETTLED, in_a_thread, needs_browser, shot
+from tests.browser.test_accessibility import serious
+from tests.rooms import computer_room, signed_in_friends_room
+from tests.support import needs_services
+
+pytestmark = [needs_browser, needs_services]
+
+LOCALES = ["en-US", "ja-JP", "zh-CN"]
+SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 360, "height": 740}}
+
+
+def settled_shot(page, name):
+    page.wait_for_function(SETTLED)
+    shot(page, name)
+
+
+#: The bubble has come in (its entrance is over): it shows for 4 s only, too short to
+#: wait for the whole table to settle on a busy machine.
+BUBBLE_IN = (
+    "() => [...document.querySelectorAll('.reaction-bubble')]"
+    ".some(b => b.getAnimations().every(a => a.playState === 'finished'))"
+)
+
+
+def bubble_shot(page, name):
+    page.wait_for_function(BUBBLE_IN)
+    shot(page, name)
+
+
+def at_table(new_page, site, session_key, code, locale, size):
+    page = new_page(locale=locale, viewport=SIZES[size])
+    page.context.add_cookies([{"name": "sessionid", "value": session_key, "url": site}])
+    page.goto(f"{site}/r/{code}/")
+    expect(page.locator("#status-line")).not_to_be_empty()
+    return page
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_giver_sees_the_pointed_card_lifted_and_a_reaction_bubble_at_the_senders_tag(
+    site, new_page, locale, size
+):
+    room, keys = in_a_thread(signed_in_friends_room, 2, 2, rounds=1)
+    state = in_a_thread(selectors.snapshot, room.pk)["round"]["state"]
+    drawer_seat, giver_seat = state["drawer"], state["giver"]
+    drawer = at_table(new_page, site, keys[drawer_seat], room.code, locale, size)
+    giver = at_table(new_page, site, keys[giver_seat], room.code, locale, size)
+
+    # The drawer's hand hovers over the giver's second card: it lifts on the giver's page.
+    expect(drawer.locator("#giver-hand .card")).to_have_count(state_count(state, giver_seat))
+    drawer.locator("#giver-hand .card").nth(1).hover()
+    expect(giver.locator("#my-hand .card").nth(1)).to_have_class(re.compile(r"\bpointed\b"))
+    expect(giver.locator("#my-hand .card.pointed")).to_have_count(1)
+    if locale == "en-US":
+        colour = ["Red", "Green"][drawer_seat]
+        expect(giver.locator("#together-live")).to_have_text(
+            f"{colour} is pointing at your card 2."
+        )
+    settled_shot(giver, f"together-giver-watching-{locale}-{size}")
+
+    # Moving away to the next card moves the lift with it.
+    drawer.locator("#giver-hand .card").nth(0).hover()
+    expect(giver.locator("#my-hand .card.pointed")).to_have_count(1)
+    expect(giver.locator("#my-hand .card").nth(0)).to_have_class(re.compile(r"\bpointed\b"))
+
+    # A spectator sees the same card lift in the giver's fan.
+    watcher = new_page(locale=locale, viewport=SIZES[size])
+    watcher.goto(f"{site}/r/{room.code}/?t={room.token}")
+    last = state_count(state, giver_seat) - 1  # a dealt hand may be short: 3 cards, or 2
+    drawer.locator("#giver-hand .card").nth(last).hover()
+    expect(watcher.locator(f'[data-fan-seat="{giver_seat}"] .card').nth(last)).to_have_class(
+        re.compile(r"\bpointed\b")
+    )
+    expect(giver.locator("#my-hand .card.pointed")).to_have_count(1)
+    # The hand leaves the cards: nothing is pointed at; the keyboard's focus points too.
+    drawer.locator("#status-line").hover()
+    expect(giver.locator("#my-hand .card.pointed")).to_have_count(0)
+    drawer.locator("#giver-buttons button").nth(last).focus()
+    expect(giver.locator("#my-hand .card").nth(last)).to_have_class(re.compile(r"\bpointed\b"))
+    expect(watcher.locator(f'[data-fan-seat="{giver_seat}"] .card.pointed')).to_have_count(1)
+
+    # The giver reacts from the menu at their seat: a bubble at their tag on both pages.
+    giver.locator("#react-button").click()
+    expect(giver.locator("#react-menu")).to_be_visible()
+    giver.locator('#react-menu [data-reaction="oh_no"]').click()
+    expect(giver.locator("#react-menu")).to_be_hidden()
+    for page in (drawer, giver, watcher):
+        bubble = page.locator(f'[data-tag-seat="{giver_seat}"] .reaction-bubble')
+        expect(bubble).to_be_visible()
+        expect(bubble).to_have_attribute("data-reaction", "oh_no")
+    if locale == "en-US":
+        expect(drawer.locator(f'[data-tag-seat="{giver_seat}"] .reaction-bubble')).to_contain_text(
+            "Oh no!"
+        )
+    bubble_shot(drawer, f"together-reaction-bubble-{locale}-{size}")
+    assert serious(giver) == []
+
+
+def state_count(state, seat):
+    return len(state["hands"][seat])
+
+
+def _easy_room_where_the_computer_gives_the_joker():
+    from tests.games.conftest import make_session, make_user
+
+    user = make_user("reader")
+    for _ in range(40):
+        room = computer_room(user, seats=2, rounds=1, computer_level="easy")
+        rnd = selectors.snapshot(room.pk)["round"]["state"]
+        if rnd["drawer"] == 0 and "JK" in rnd["hands"][rnd["giver"]]:
+            return room, rnd["hands"][rnd["giver"]].index("JK"), make_session(user=user)
+        Room.objects.filter(pk=room.pk).delete()
+    raise AssertionError("no deal gave the computer the joker with the human to draw")
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize("locale", LOCALES)
+def test_an_easy_computers_face_shows_worried_when_its_joker_is_pointed_at(
+    site, new_page, locale, size
+):
+    room, joker, key = in_a_thread(_easy_room_where_the_computer_gives_the_joker)
+    page = at_table(new_page, site, key, room.code, locale, size)
+    page.locator("#giver-hand .card").nth(joker).hover()
+    bubble = page.locator('[data-tag-seat="1"] .reaction-bubble')
+    expect(bubble).to_have_attribute("data-reaction", "worried")
+    expect(bubble).to_be_visible()
+    bubble_shot(page, f"together-computer-worried-{locale}-{size}")
