@@ -78,6 +78,9 @@ def test_the_giver_sees_the_pointed_card_lifted_and_a_reaction_bubble_at_the_sen
     watcher = new_page(locale=locale, viewport=SIZES[size])
     watcher.goto(f"{site}/r/{room.code}/?t={room.token}")
     last = state_count(state, giver_seat) - 1  # a dealt hand may be short: 3 cards, or 2
+    # A point is never stored: the spectator sees the ones sent once its table is up.
+    fan = watcher.locator(f'[data-fan-seat="{giver_seat}"] .card')
+    expect(fan).to_have_count(last + 1)
     drawer.locator("#giver-hand .card").nth(last).hover()
     expect(watcher.locator(f'[data-fan-seat="{giver_seat}"] .card').nth(last)).to_have_class(
         re.compile(r"\bpointed\b")

@@ -22,6 +22,7 @@ from games import driver
 from games.consumers import ACTIONS
 from games.errors import CODES
 from games.models import Draw, Room, Round
+from games.reactions import REACTIONS
 from tests.games.conftest import Player
 from tests.rooms import friends_room
 
@@ -67,7 +68,8 @@ def actions(at: tuple, count: int):
         "match": near(match or 0),
         "round": near(rnd or 0),
         "draw": near(draws or 0),
-        "position": near(0) | near(count - 1) | near(count) | st.integers(-3, 60),
+        "position": near(0) | near(count - 1) | near(count) | st.integers(-3, 60) | st.none(),
+        "reaction": st.sampled_from(sorted(REACTIONS)) | st.text(max_size=20) | scalars,
         "fill": st.booleans() | scalars,
         "ref": st.text(max_size=40) | st.text(min_size=41, max_size=60) | scalars,
     }

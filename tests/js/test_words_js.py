@@ -12,7 +12,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import ngettext
 
-from games.labels import computer_name
+from games.labels import computer_first_name, computer_name
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "tests" / "js" / "words_cases.mjs"
@@ -36,6 +36,7 @@ def test_the_table_says_what_the_server_says(node, tmp_path, language):
         }
         cards = [ngettext("{n} card", "{n} cards", n).format(n=n) for n in COUNTS]
         strikes = [ngettext("{n} strike", "{n} strikes", n).format(n=n) for n in COUNTS]
+        short = computer_first_name(3)
     case = tmp_path / "case.json"
     case.write_text(
         json.dumps({"labels": labels, "lang": language, "seats": list(range(8)), "counts": COUNTS})
@@ -43,7 +44,8 @@ def test_the_table_says_what_the_server_says(node, tmp_path, language):
     out = subprocess.run([node, str(RUNNER), str(case)], capture_output=True, text=True, check=True)
     shown = json.loads(out.stdout)
     assert shown["names"] == names
-    assert shown["seats"] == ["Mia", names["hard"][3]]
+    # A seat's one short name: the level is its second line, never nested in the name.
+    assert shown["seats"] == ["Mia", short]
     assert shown["counts"]["cards"] == cards
     assert shown["counts"]["strikes"] == strikes
     assert all("Ann" in s and "{" not in s for s in shown["counts"]["yourTurn"])
