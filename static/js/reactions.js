@@ -34,7 +34,7 @@ function faceSVG(key) {
   if (!FACES[key]) return null;
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", "0 0 20 20");
-  svg.setAttribute("class", "face");
+  svg.setAttribute("class", "reaction-face");
   svg.setAttribute("aria-hidden", "true");
   const head = document.createElementNS(SVG, "circle");
   head.setAttribute("cx", "10");
