@@ -31,13 +31,16 @@ def beacons(page) -> int:
 
 
 def all_arrived(pages) -> None:
-    """Wait until the server has stored every event the pages sent (all are valid)."""
-    sent = sum(beacons(page) for page in pages)
+    """Wait until the server has stored every event the pages sent (all are valid), and no
+    other: the pages may still be sending (a connection event), so both sides are read
+    again until they agree."""
     for _ in range(200):
-        if Event.objects.count() >= sent:
-            break
+        sent = sum(beacons(page) for page in pages)
+        stored = Event.objects.count()
+        if stored == sent:
+            return
         pages[0].wait_for_timeout(50)
-    assert Event.objects.count() == sent
+    raise AssertionError(f"{stored} events stored for {sent} sent")
 
 
 def test_two_players_one_game_one_start_one_end(site, new_page):
