@@ -118,6 +118,15 @@ def dropping(receive, frame_limits: FrameLimits):
     return receive_unless_closed
 
 
+def _one_more_this_second(window: tuple[float, int]) -> tuple[float, int]:
+    """A per-second counter (the start of its second, the count in it) after one more."""
+    started, count = window
+    now = time.monotonic()
+    if now - started >= 1.0:
+        started, count = now, 0
+    return (started, count + 1)
+
+
 class FrameLimits:
     """One socket's frame counters: the rate (per second, the setting named ``rate``) and
     the refused frames."""
@@ -136,21 +145,13 @@ class FrameLimits:
     def point_allowed(self) -> bool:
         """Count a ``point``; whether it is within ``WS_POINTS_PER_SECOND`` (a point past
         it is refused as ``slow_down``, which never counts towards the close)."""
-        started, count = self.points
-        now = time.monotonic()
-        if now - started >= 1.0:
-            started, count = now, 0
-        self.points = (started, count + 1)
-        return count + 1 <= settings.WS_POINTS_PER_SECOND
+        self.points = _one_more_this_second(self.points)
+        return self.points[1] <= settings.WS_POINTS_PER_SECOND
 
     def over_rate(self) -> bool:
         """Count a frame; whether it is past the rate."""
-        started, count = self.window
-        now = time.monotonic()
-        if now - started >= 1.0:
-            started, count = now, 0
-        self.window = (started, count + 1)
-        return count + 1 > getattr(settings, self.rate)
+        self.window = _one_more_this_second(self.window)
+        return self.window[1] > getattr(settings, self.rate)
 
     def refuse(self) -> bool:
         """Count a refused frame; whether the socket must now be closed (``closed`` is

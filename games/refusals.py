@@ -220,11 +220,6 @@ def _draw(state: dict, actor, action: dict) -> ActionError | None:
     )
 
 
-def _point(state: dict, actor, action: dict) -> ActionError | None:
-    """A point is checked as the draw it announces would be (``position`` None: no card)."""
-    return _draw(state, actor, action)
-
-
 def _between(state: dict, actor, action: dict, answers: str) -> ActionError | None:
     return between_matches(
         seated=bool(seats_of(state, actor)),
@@ -256,7 +251,7 @@ def _leave_or_resign(state: dict, actor, action: dict) -> ActionError | None:
 
 _CHECKS = {
     "draw": _draw,
-    "point": _point,
+    "point": _draw,  # a point is checked as the draw it announces (position None: no card)
     "next_round": _next_round,
     "rematch": _rematch,
     "leave": _leave_or_resign,

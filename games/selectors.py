@@ -206,7 +206,9 @@ def player_stats(user_id: int) -> dict:
             (r for r in match.rounds.all() if r.finished_at), key=lambda r: r.number
         )
         ended_by = match.ended_by or {}
-        if not match.finished_at and latest and not left:
+        # Still the player's to finish: the room's current match, their seat kept.
+        under_way = not match.finished_at and latest and not left
+        if under_way:
             outcome = "playing" if room.pk in attended else "unfinished"
         elif shared:
             outcome = "shared"
@@ -227,7 +229,7 @@ def player_stats(user_id: int) -> dict:
                 "outcome": outcome,
                 "rounds": len(finished_rounds),
                 "date": match.finished_at or match.created_at,
-                "may_end": not match.finished_at and latest and not left,
+                "may_end": under_way,
             }
         )
         if shared:

@@ -160,3 +160,19 @@ async def friends_in_play(
         **rules,
     )
     return room, [host, *others]
+
+
+#: The new-game form as a page without scripts posts it (``post_new_game``).
+NEW_GAME_FORM = {
+    "variant": "babanuki",
+    "seat_count": 4,
+    "mode": "computer",
+    "computer_level": "medium",
+    "rounds": 3,
+    "strike_limit": 3,
+}
+
+
+def post_new_game(client, **fields):
+    """The new-game form posted with ``fields`` changed from ``NEW_GAME_FORM``."""
+    return client.post("/new/", {**NEW_GAME_FORM, **fields})

@@ -569,7 +569,7 @@ function place() {
     const cw = holder && cards.length === 1 ? Math.max(spot.cw * 2, 58 / (viewFit.s || 1)) : spot.cw;
     const ch = cw * 1.4;
     const k = cards.length;
-    const step = k > 1 ? Math.min(cw * 0.42, spot.maxFan / (k - 1)) : 0;
+    const step = fanStep(cw, spot.maxFan, k);
     const width = cw + step * Math.max(0, k - 1);
     fan.style.width = `${width}px`;
     fan.style.height = `${ch}px`;
@@ -617,6 +617,11 @@ function place() {
 let fanBoxes = {};
 let asideBox = null;
 
+// How far apart the k cards of a hand at its seat lie: overlapping, within its room.
+function fanStep(cw, maxFan, k) {
+  return k > 1 ? Math.min(cw * 0.42, maxFan / (k - 1)) : 0;
+}
+
 // What the giver's hand, lifted to you, must leave in sight: every other seat's hand at its
 // place (as place() lays it out below) and the pile.
 function pickObstacles(g) {
@@ -625,7 +630,7 @@ function pickObstacles(g) {
     const spot = g.seats[seat.index];
     if (!spot || seat.index === state.round.giver || !seat.count) continue;
     const k = seat.count;
-    const step = k > 1 ? Math.min(spot.cw * 0.42, spot.maxFan / (k - 1)) : 0;
+    const step = fanStep(spot.cw, spot.maxFan, k);
     boxes.push(lyingCorners({ x: spot.x, y: spot.y, w: spot.cw + step * (k - 1), h: spot.ch, rot: spot.rot }));
   }
   const pl = g.pile;
@@ -912,7 +917,6 @@ function renderResult() {
       badge.className = "badge";
       badge.setAttribute("aria-hidden", "true");
       badge.textContent = letters[row.seat];
-      const mine = playingSeats(state).includes(row.seat) && state.room.mode !== "same_device";
       who.append(badge, seatName(row.seat));
       const score = document.createElement("span");
       score.className = "score";
@@ -1385,7 +1389,7 @@ const DRAG_TURN = 5; // degrees, at most
   let start = null;
   stage.addEventListener("pointerdown", (e) => {
     if (flat || e.button > 0) return;
-    start = { x: e.clientX, y: e.clientY, tilt: camera.tilt, spin: camera.spin, mouse: e.pointerType === "mouse", moved: false };
+    start = { x: e.clientX, y: e.clientY, spin: camera.spin, moved: false };
   });
   const release = () => {
     if (start && start.moved) {
@@ -1393,7 +1397,6 @@ const DRAG_TURN = 5; // degrees, at most
       setTimeout(() => { justDragged = false; }, 0);
       dragging = false;
       // The table springs back to the view it was in.
-      const stage = $("stage");
       moveCamera(defaultCamera(camera.view, stage.clientWidth, stage.clientHeight, flat));
     }
     start = null;

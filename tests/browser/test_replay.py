@@ -45,6 +45,19 @@ def test_replay_verifies_the_deal_and_steps_with_the_keyboard(site, new_page):
     expect(page.locator("#telemetry-switch-table")).to_have_count(0)
 
 
+def tamper_replay(page, change) -> None:
+    """Serve ``page`` its replay pages with ``change`` (text to text) made to them, before
+    their deal is checked; the change must find what it changes."""
+
+    def changed(route):
+        response = route.fetch()
+        body = change(response.text())
+        assert body != response.text(), "the tampering found nothing to change"
+        route.fulfill(response=response, body=body)
+
+    page.route(re.compile(r".*/replay/.*"), changed)
+
+
 def test_a_tampered_deal_is_not_verified(site, new_page):
     page = new_page()
     new_game(page, site, players="2")
@@ -52,16 +65,10 @@ def test_a_tampered_deal_is_not_verified(site, new_page):
     page.reload()
     link = page.get_by_role("link", name=re.compile(r"Replay round 1")).get_attribute("href")
     # Swap two dealt cards in the page's data before the check runs.
-    page.route(
-        re.compile(r".*/replay/.*"),
-        lambda route: route.fulfill(
-            response=route.fetch(),
-            body=re.sub(
-                r'"dealt": \[\["(\w+)", "(\w+)"',
-                r'"dealt": [["\2", "\1"',
-                route.fetch().text(),
-                count=1,
-            ),
+    tamper_replay(
+        page,
+        lambda text: re.sub(
+            r'"dealt": \[\["(\w+)", "(\w+)"', r'"dealt": [["\2", "\1"', text, count=1
         ),
     )
     page.goto(site + link)
@@ -83,14 +90,8 @@ def test_an_old_round_dealt_from_another_start_is_verified(servers, new_page):
     expect(page.locator("#verify-status")).to_contain_text("Deal verified")
     expect(page.locator("#verify-status")).to_have_attribute("data-result", "verified")
 
-    def unknown_version(route):
-        response = route.fetch()
-        body = response.text().replace('"deal_version": 1', '"deal_version": 99', 1)
-        assert body != response.text()
-        route.fulfill(response=response, body=body)
-
     later = new_page()
-    later.route(re.compile(r".*/replay/.*"), unknown_version)
+    tamper_replay(later, lambda text: text.replace('"deal_version": 1', '"deal_version": 99', 1))
     later.goto(f"{site}/replay/{rnd.replay_id}/")
     expect(later.locator("#verify-status")).to_contain_text("NOT verified")
 
@@ -108,14 +109,10 @@ def test_a_balanced_round_is_verified_by_its_own_counts(servers, new_page):
     expect(page.locator("#verify-status")).to_have_attribute("data-result", "verified")
     expect(page.locator("#verify-status")).to_contain_text("Deal verified")
 
-    def own_counts(route):
-        response = route.fetch()
-        stored = json.dumps(rnd.deal_counts)
-        body = response.text().replace(f'"deal_counts": {stored}', '"deal_counts": [17, 17, 17]')
-        assert body != response.text()
-        route.fulfill(response=response, body=body)
-
+    stored = json.dumps(rnd.deal_counts)
     other = new_page()
-    other.route(re.compile(r".*/replay/.*"), own_counts)
+    tamper_replay(
+        other, lambda text: text.replace(f'"deal_counts": {stored}', '"deal_counts": [17, 17, 17]')
+    )
     other.goto(f"{site}/replay/{rnd.replay_id}/")
     expect(other.locator("#verify-status")).to_contain_text("NOT verified")

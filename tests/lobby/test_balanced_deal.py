@@ -13,18 +13,9 @@ from games import fairness_data, services
 from games.engine import BALANCED_DEALS
 from games.errors import ActionError
 from games.models import Room
-from tests.rooms import computer_room, friends_room
+from tests.rooms import computer_room, friends_room, post_new_game
 
 pytestmark = pytest.mark.django_db
-
-BASE = {
-    "variant": "babanuki",
-    "seat_count": 4,
-    "mode": "computer",
-    "computer_level": "medium",
-    "rounds": 3,
-    "strike_limit": 3,
-}
 
 
 # -- the decision, at its boundary ----------------------------------------------------
@@ -136,22 +127,18 @@ def test_a_friends_room_deals_balanced_in_its_rounds(host):
 # -- the form and the pages -----------------------------------------------------------
 
 
-def post(client, **changes):
-    return client.post("/new/", {**BASE, **changes})
-
-
 def test_the_form_deals_balanced_where_offered_unless_switched_off(client):
-    post(client, seat_count=5, balanced_deal="on")
+    post_new_game(client, seat_count=5, balanced_deal="on")
     assert Room.objects.get().options["balanced_deal"] is True
     Room.objects.all().delete()
-    post(client, seat_count=5)  # the box unticked
+    post_new_game(client, seat_count=5)  # the box unticked
     assert Room.objects.get().options["balanced_deal"] is False
 
 
 def test_the_form_never_asks_for_it_where_it_is_not_offered(client):
     """Without scripts the box shows ticked everywhere; where the game's own deal is
     fair it is not read, so the room simply gets the own deal."""
-    response = post(client, seat_count=4, balanced_deal="on")
+    response = post_new_game(client, seat_count=4, balanced_deal="on")
     assert response.status_code == 302
     assert Room.objects.get().options["balanced_deal"] is False
 

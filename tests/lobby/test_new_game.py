@@ -4,25 +4,13 @@ import pytest
 from django.test import Client
 
 from games.models import Room, Seat
+from tests.rooms import NEW_GAME_FORM, post_new_game
 
 pytestmark = pytest.mark.django_db
 
-BASE = {
-    "variant": "babanuki",
-    "seat_count": 4,
-    "mode": "computer",
-    "computer_level": "medium",
-    "rounds": 3,
-    "strike_limit": 3,
-}
-
-
-def post(client, **changes):
-    return client.post("/new/", {**BASE, **changes})
-
 
 def test_guest_starts_a_computer_game_at_once(client):
-    response = post(client)
+    response = post_new_game(client)
     room = Room.objects.get()
     assert response["Location"] == f"/r/{room.code}/"
     assert room.status == "playing" and room.mode == "computer"
@@ -30,7 +18,7 @@ def test_guest_starts_a_computer_game_at_once(client):
 
 
 def test_guest_plays_on_one_device(client):
-    post(client, mode="same_device", seat_count=3)
+    post_new_game(client, mode="same_device", seat_count=3)
     room = Room.objects.get()
     assert room.mode == "same_device" and room.status == "playing"
 
@@ -49,7 +37,7 @@ def test_guest_plays_on_one_device(client):
     ],
 )
 def test_invalid_combinations_are_refused_next_to_the_field(client, changes, field, message):
-    response = post(client, **changes)
+    response = post_new_game(client, **changes)
     assert response.status_code == 200
     assert message in response.content.decode()
     assert response.context["form"].errors[field]
@@ -58,7 +46,7 @@ def test_invalid_combinations_are_refused_next_to_the_field(client, changes, fie
 
 def test_signed_in_friends_room_with_house_rules(client, host):
     client.force_login(host)
-    response = post(
+    response = post_new_game(
         client,
         variant="schwarzer_peter",
         mode="friends",
@@ -79,7 +67,7 @@ def test_signed_in_friends_room_with_house_rules(client, host):
 
 def test_forms_need_the_csrf_token():
     client = Client(enforce_csrf_checks=True)
-    assert client.post("/new/", BASE).status_code == 403
+    assert client.post("/new/", NEW_GAME_FORM).status_code == 403
     assert client.post("/accounts/login/", {"username": "a", "password": "b"}).status_code == 403
 
 
@@ -197,7 +185,7 @@ def test_the_form_speaks_the_readers_language(client, language, seat, player, ro
     ],
 )
 def test_options_that_do_not_apply_are_not_read(client, changes, check):
-    response = post(client, **changes)
+    response = post_new_game(client, **changes)
     room = Room.objects.get()
     assert response["Location"] == f"/r/{room.code}/"
     assert check(room)
@@ -205,7 +193,7 @@ def test_options_that_do_not_apply_are_not_read(client, changes, check):
 
 def test_one_device_players_get_the_names_given(client):
     names = {"seat_name_0": " Mum ", "seat_name_1": "Kenji", "seat_name_2": "", "seat_name_3": "x"}
-    response = post(client, mode="same_device", seat_count=3, **names)
+    response = post_new_game(client, mode="same_device", seat_count=3, **names)
     room = Room.objects.get()
     assert response["Location"] == f"/r/{room.code}/"
     # Blank is "Player n"; names beyond the number of players are left out.
@@ -217,7 +205,9 @@ def test_one_device_players_get_the_names_given(client):
 
 def test_one_device_default_names_are_in_the_readers_language(client):
     client.post(
-        "/new/", {**BASE, "mode": "same_device", "seat_count": 2}, HTTP_ACCEPT_LANGUAGE="ja"
+        "/new/",
+        {**NEW_GAME_FORM, "mode": "same_device", "seat_count": 2},
+        HTTP_ACCEPT_LANGUAGE="ja",
     )
     assert [s.name for s in Seat.objects.order_by("index")] == ["プレイヤー1", "プレイヤー2"]
 
@@ -235,12 +225,12 @@ def test_one_device_default_names_are_in_the_readers_language(client):
     ],
 )
 def test_one_device_names_that_do_not_fit_are_refused(client, names, field, message):
-    response = post(client, mode="same_device", seat_count=2, **names)
+    response = post_new_game(client, mode="same_device", seat_count=2, **names)
     assert response.status_code == 200 and message in response.content.decode()
     assert response.context["form"].errors[field]
     assert not Room.objects.exists()
 
 
 def test_names_are_not_read_for_a_game_against_the_computer(client):
-    post(client, seat_name_0="a" * 50, seat_name_1="\x00")
+    post_new_game(client, seat_name_0="a" * 50, seat_name_1="\x00")
     assert [s.display_name for s in Room.objects.get().seats.all()][0] == "Guest"

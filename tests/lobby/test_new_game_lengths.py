@@ -7,21 +7,9 @@ import pytest
 from games.engine import VARIANTS
 from games.engine.match import MAX_STRIKE_LIMIT, ROUND_CHOICES
 from games.models import Room
+from tests.rooms import NEW_GAME_FORM, post_new_game
 
 pytestmark = pytest.mark.django_db
-
-BASE = {
-    "variant": "babanuki",
-    "seat_count": 4,
-    "mode": "computer",
-    "computer_level": "medium",
-    "rounds": 3,
-    "strike_limit": 3,
-}
-
-
-def post(client, **fields):
-    return client.post("/new/", {**BASE, **fields})
 
 
 def created(response) -> Room:
@@ -42,20 +30,24 @@ def refused(response, field, message):
 def test_each_game_takes_its_own_table_sizes_and_refuses_the_next(client, key, edge):
     variant = VARIANTS[key]
     allowed = variant.min_players if edge == "low" else variant.max_players
-    room = created(post(client, variant=key, seat_count=allowed))
+    room = created(post_new_game(client, variant=key, seat_count=allowed))
     assert room.seat_count == allowed
     Room.objects.all().delete()
     beyond = allowed - 1 if edge == "low" else allowed + 1
     sentence = f"is played by {variant.min_players} to {variant.max_players} players."
     if 2 <= beyond <= 8:  # offered by the page for another game: refused in words
-        refused(post(client, variant=key, seat_count=beyond), "seat_count", sentence)
+        refused(post_new_game(client, variant=key, seat_count=beyond), "seat_count", sentence)
     else:  # no game is played by that many: not a choice at all
-        refused(post(client, variant=key, seat_count=beyond), "seat_count", "Select a valid")
+        refused(
+            post_new_game(client, variant=key, seat_count=beyond), "seat_count", "Select a valid"
+        )
 
 
 def test_jiji_nuki_refuses_two_players_in_the_readers_language(client):
     response = client.post(
-        "/new/", {**BASE, "variant": "jijinuki", "seat_count": 2}, HTTP_ACCEPT_LANGUAGE="ja"
+        "/new/",
+        {**NEW_GAME_FORM, "variant": "jijinuki", "seat_count": 2},
+        HTTP_ACCEPT_LANGUAGE="ja",
     )
     refused(response, "seat_count", "ジジ抜き")
 
@@ -72,27 +64,33 @@ def test_the_page_says_each_games_table_sizes_and_marks_them_for_the_script(clie
 @pytest.mark.parametrize("key", ["babanuki", "jijinuki"])
 @pytest.mark.parametrize("rounds", ROUND_CHOICES)
 def test_points_games_are_one_three_or_five_rounds(client, key, rounds):
-    room = created(post(client, variant=key, rounds=rounds))
+    room = created(post_new_game(client, variant=key, rounds=rounds))
     assert room.rules["scoring"] == "points" and room.rules["rounds"] == rounds
     assert room.rules["single_round"] is (rounds == 1)
 
 
 @pytest.mark.parametrize("rounds", [0, 2, 4, 6])
 def test_points_games_refuse_other_lengths(client, rounds):
-    refused(post(client, variant="babanuki", rounds=rounds), "rounds", "Select a valid choice")
+    refused(
+        post_new_game(client, variant="babanuki", rounds=rounds), "rounds", "Select a valid choice"
+    )
 
 
 @pytest.mark.parametrize("key", ["old_maid", "schwarzer_peter"])
 @pytest.mark.parametrize("limit", [1, 2, MAX_STRIKE_LIMIT])
 def test_strikes_games_are_one_round_or_first_to_n_strikes(client, key, limit):
-    room = created(post(client, variant=key, strike_limit=limit))
+    room = created(post_new_game(client, variant=key, strike_limit=limit))
     assert room.rules["scoring"] == "strikes" and room.rules["strike_limit"] == limit
     assert room.rules["single_round"] is (limit == 1)
 
 
 @pytest.mark.parametrize("limit", [0, MAX_STRIKE_LIMIT + 1, "three"])
 def test_strikes_games_refuse_other_lengths(client, limit):
-    refused(post(client, variant="old_maid", strike_limit=limit), "strike_limit", "valid choice")
+    refused(
+        post_new_game(client, variant="old_maid", strike_limit=limit),
+        "strike_limit",
+        "valid choice",
+    )
 
 
 def test_the_match_length_says_what_a_match_is_in_each_scoring(client):
@@ -106,23 +104,23 @@ def test_the_match_length_says_what_a_match_is_in_each_scoring(client):
 
 @pytest.mark.parametrize("speed", ["slow", "normal", "fast"])
 def test_the_computer_speed_is_stored_with_the_room(client, speed):
-    assert created(post(client, computer_speed=speed)).computer_speed == speed
+    assert created(post_new_game(client, computer_speed=speed)).computer_speed == speed
 
 
 def test_no_speed_sent_is_the_normal_one_and_an_unknown_one_is_refused(client):
-    assert created(post(client)).computer_speed == "normal"
+    assert created(post_new_game(client)).computer_speed == "normal"
     Room.objects.all().delete()
-    refused(post(client, computer_speed="warp"), "computer_speed", "Select a valid choice")
+    refused(post_new_game(client, computer_speed="warp"), "computer_speed", "Select a valid choice")
 
 
 def test_the_speed_of_a_game_without_computers_is_not_read(client):
-    room = created(post(client, mode="same_device", seat_count=2, computer_speed="warp"))
+    room = created(post_new_game(client, mode="same_device", seat_count=2, computer_speed="warp"))
     assert room.computer_speed == "normal"
 
 
 def test_the_invitation_says_the_rooms_computer_speed(client, host):
     client.force_login(host)
-    room = created(post(client, variant="old_maid", mode="friends", computer_speed="slow"))
+    room = created(post_new_game(client, variant="old_maid", mode="friends", computer_speed="slow"))
     client.logout()
     text = client.get(f"/join/{room.token}/").content.decode()
     assert "Computer speed" in text and "<dd>Slow</dd>" in text
