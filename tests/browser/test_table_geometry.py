@@ -318,6 +318,35 @@ def test_an_empty_hand_shows_no_lone_bullet(site, new_page):
     assert all(text.strip() not in ("", "–") for text in bullets), bullets
 
 
+# -- your own hand ----------------------------------------------------------------------
+
+#: Your own cards' boxes, and the giver's (lifted to you, smaller than yours).
+OWN_AND_GIVER = """() => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return {w: r.width, h: r.height}; };
+  return {
+    own: [...document.querySelectorAll('#my-hand .card')].map(box),
+    giver: [...document.querySelectorAll('#giver-hand .card')].map(box),
+  };
+}"""
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_your_own_cards_are_whole_cards_no_smaller_than_the_givers(site, new_page, viewport):
+    """Another stylesheet's rule once shrank every card of your own hand to a strip (a
+    reaction face's class was also the face-up cards' class): each card you hold is at
+    least as tall as the giver's cards and about as wide as a card is."""
+    page = new_page(hurried=True, viewport=viewport)
+    new_game(page, site, players="2")
+    wait_for_my_turn(page)
+    settle(page)
+    found = page.evaluate(OWN_AND_GIVER)
+    assert found["own"] and found["giver"], found
+    tallest_giver = max(card["h"] for card in found["giver"])
+    for card in found["own"]:
+        assert card["h"] >= tallest_giver - 0.5, f"your card {card} is smaller than the giver's"
+        assert card["w"] >= 0.6 * card["h"], f"your card {card} is a strip, not a card"
+
+
 # -- the sticky header ------------------------------------------------------------------
 
 UNDER_THE_HEADER = """() => {
