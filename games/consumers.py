@@ -381,7 +381,8 @@ class TableConsumer(limits.LimitedSocket):
                 messages = [m for m in messages if m["type"] != "room.reaction"]
             self.face_sent = face
         else:
-            messages = together.react(self.state, self.actor, action, self.room_id)
+            # Counted in Redis across processes: off the event loop.
+            messages = await in_worker(together.react)(self.state, self.actor, action, self.room_id)
         for message in messages:
             await self.channel_layer.group_send(group_name(self.room_id), message)
 

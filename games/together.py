@@ -9,9 +9,6 @@ messages to send to the room's group, or raises the refusal.
 
 from __future__ import annotations
 
-import time
-from collections import deque
-
 from django.conf import settings
 from django.utils.translation import gettext as _
 
@@ -20,9 +17,7 @@ from games.engine.tells import face_at
 from games.errors import ActionError
 from games.reactions import REACTIONS
 from games.refusals import not_seated, refusal, stale_move
-
-#: When each (room, seat) reacted lately, in this process.
-_reacted: dict[tuple[int, int], deque[float]] = {}
+from games.windows import allowed
 
 
 def slow_down() -> ActionError:
@@ -58,7 +53,8 @@ def point(state: dict | None, actor, action: dict) -> list[dict]:
 
 def react(state: dict | None, actor, action: dict, room_id: int) -> list[dict]:
     """A seated player's reaction: one of ``REACTIONS``, at most
-    ``REACTIONS_PER_WINDOW`` per seat in ``REACTION_WINDOW_SECONDS`` (in this process)."""
+    ``REACTIONS_PER_WINDOW`` per seat in ``REACTION_WINDOW_SECONDS``, counted across
+    processes (``games.windows``: Redis, so call it off the event loop)."""
     key = action["reaction"]
     if key not in REACTIONS:
         raise bad_reaction()
@@ -68,21 +64,7 @@ def react(state: dict | None, actor, action: dict, room_id: int) -> list[dict]:
     rnd = state["round"]
     drawer = rnd["state"]["drawer"] if rnd and not rnd["over"] else None
     seat = drawer if drawer in mine else min(mine)  # one device for every seat: the acting
-    if not _counted(room_id, seat):
+    limit, window = settings.REACTIONS_PER_WINDOW, settings.REACTION_WINDOW_SECONDS
+    if not allowed(f"reactions:{room_id}:{seat}", limit, window):
         raise slow_down()
     return [{"type": "room.reaction", "seat": seat, "reaction": key}]
-
-
-def _counted(room_id: int, seat: int) -> bool:
-    now = time.monotonic()
-    window = settings.REACTION_WINDOW_SECONDS
-    if len(_reacted) > 10_000:  # seats long quiet are forgotten
-        for old in [k for k, times in _reacted.items() if not times or now - times[-1] >= window]:
-            del _reacted[old]
-    times = _reacted.setdefault((room_id, seat), deque())
-    while times and now - times[0] >= window:
-        times.popleft()
-    if len(times) >= settings.REACTIONS_PER_WINDOW:
-        return False
-    times.append(now)
-    return True

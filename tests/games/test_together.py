@@ -5,7 +5,7 @@ room, and a computer's face when a human points at its odd card."""
 import pytest
 from channels.db import database_sync_to_async
 
-from games import limits, selectors, together
+from games import limits, selectors, windows
 from games.engine.tells import face_at
 from games.models import Room
 from tests.games.conftest import Player
@@ -25,15 +25,16 @@ class Clock:
     def monotonic(self):
         return self.now
 
+    def time(self):
+        return self.now
+
 
 @pytest.fixture
 def clock(monkeypatch):
     fake = Clock()
     monkeypatch.setattr(limits, "time", fake)
-    monkeypatch.setattr(together, "time", fake)
-    together._reacted.clear()
+    monkeypatch.setattr(windows, "time", fake)
     yield fake
-    together._reacted.clear()
 
 
 async def next_of(player: Player, kind: str) -> dict:
