@@ -1,5 +1,5 @@
-"""games.windows when Redis is gone: the limit holds, counted in this process, with one
-warning per refused call and no traceback."""
+"""games.windows when Redis is gone: the limit holds, counted in this process, with a
+warning (no traceback) for each call that could not reach Redis."""
 
 import logging
 
