@@ -49,6 +49,7 @@ ACTIONS: dict[str, dict[str, type]] = {
     "ping": {},
     "point": {"match": int, "round": int, "draw": int, "position": int},
     "react": {"reaction": str},
+    "speed": {"speed": str},
 }
 OPTIONAL = {"fill"}
 #: Fields that must be present but may be null: a point at no card.
@@ -318,6 +319,9 @@ class TableConsumer(limits.LimitedSocket):
             "rematch": lambda: services.rematch(room_id=room, actor=actor, at=at),
             "leave": lambda: services.leave_match(room_id=room, actor=actor, at=at),
             "resign": lambda: services.resign(room_id=room, actor=actor, at=at),
+            "speed": lambda: services.set_computer_speed(
+                room_id=room, actor=actor, speed=action["speed"]
+            ),
             "start": lambda: services.start_match(
                 room_id=room, actor=actor, fill_with_computers=bool(action.get("fill"))
             ),

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from games.engine.seats import played_by_computer, seats_of
 from games.errors import ActionError
+from games.labels import SPEED_NAMES
 
 #: The fields of a ply, in order: an action names the move it answers with some of them
 #: (lichess's ply: the match number, the round number, the draws made in that round).
@@ -175,6 +176,17 @@ def leaving(kind: str, *, seat_count: int, playing: bool) -> ActionError | None:
     return None
 
 
+def speed_change(*, host: bool, speed: object) -> ActionError | None:
+    """Why the computer speed may not be set to ``speed``: only the host (the player of
+    seat 0, while they play it) sets it, at any time (between matches too, for the
+    rematch), and only to a speed there is."""
+    if not host:
+        return ActionError("not_host", _("Only the host may change the computer speed."))
+    if speed not in SPEED_NAMES:
+        return ActionError("malformed", _("That is not a computer speed."))
+    return None
+
+
 # -- from the table socket's kept state -----------------------------------------------------
 
 
@@ -249,6 +261,10 @@ def _leave_or_resign(state: dict, actor, action: dict) -> ActionError | None:
     return refused if refused is not None else _between(state, actor, action, "match")
 
 
+def _speed(state: dict, actor, action: dict) -> ActionError | None:
+    return speed_change(host=0 in seats_of(state, actor), speed=action["speed"])
+
+
 _CHECKS = {
     "draw": _draw,
     "point": _draw,  # a point is checked as the draw it announces (position None: no card)
@@ -256,4 +272,5 @@ _CHECKS = {
     "rematch": _rematch,
     "leave": _leave_or_resign,
     "resign": _leave_or_resign,
+    "speed": _speed,
 }

@@ -31,6 +31,7 @@ from games.services.rooms import (
     next_round,
     rematch,
     remove_player,
+    set_computer_speed,
     start_match,
 )
 
@@ -54,6 +55,7 @@ __all__ = [
     "remove_player",
     "resign",
     "room_creation",
+    "set_computer_speed",
     "start_match",
     "sweep_stale_presences",
     "sweep_stale_watchers",

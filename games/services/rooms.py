@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from games import broadcast, fairness_data, refusals
 from games.engine import MatchRules, Options, check_level, get_variant
+from games.engine.seats import plays
 from games.errors import ActionError
 from games.identity import Actor
 from games.labels import VARIANT_NAMES
@@ -271,6 +272,21 @@ def rematch(*, room_id: int, actor: Actor, at: dict | None = None) -> Match:
         new = new_match(room)
         change.commit({"kind": "match_started"})
         return new
+
+
+def set_computer_speed(*, room_id: int, actor: Actor, speed: object) -> None:
+    """The host sets how fast the computer plays its seats (``schedule.COMPUTER_SPEEDS``):
+    the next computer move is planned at the new pace."""
+    with changing(room_id) as change:
+        room, host = change.room, change.seats[0]
+        host_plays = plays(actor, host.user_id, host.guest, host.left)
+        refuse(refusals.speed_change(host=host_plays, speed=speed))
+        if speed == room.computer_speed:
+            return
+        room.computer_speed = speed
+        # Its own statement: the commit's swap updates the same row.
+        Room.objects.filter(pk=room.pk).update(computer_speed=speed)
+        change.commit({"kind": "speed_changed", "seat": 0})
 
 
 def abandon_room(*, room_id: int, version: int) -> dict | None:

@@ -2,6 +2,7 @@
 // invitation link.
 import { ending } from "./ending.js";
 import { computerName } from "./words.js";
+import "./speed.js"; // the computer's pace, in the table's settings
 
 const root = document.getElementById("room");
 const labels = document.getElementById("room-labels").dataset;

@@ -212,6 +212,19 @@ async def _case(case: str) -> str:
         message = await _next(drawer, "error")
         answer = f"error `{message['code']}`"
         return answer + (", ref echoed" if message["ref"] == "r5" else "")
+    host, guest = (drawer, waiting) if 0 in drawer.state["you"] else (waiting, drawer)
+    if case == "the host sets the computer speed":
+        await host.send(type="speed", speed="fast")
+        seen = [
+            await p.until(lambda s: s["room"]["computer_speed"] == "fast") for p in (host, guest)
+        ]
+        if all(s["event"] == {"kind": "speed_changed", "seat": 0} for s in seen):
+            return "`state` with the new `room.computer_speed` to every socket"
+        return "something else"
+    if case == "a player who is not the host sets the computer speed":
+        return await _error(guest, json.dumps({"type": "speed", "speed": "slow"}))
+    if case == "a speed other than slow, normal and fast":
+        return await _error(host, json.dumps({"type": "speed", "speed": "warp"}))
     raise AssertionError(f"no scenario for the documented case {case!r}")
 
 
