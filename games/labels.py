@@ -25,6 +25,25 @@ MODE_NAMES = {
     "friends": _("With friends"),
 }
 
+#: The house rules a room may play (RULES.md section 7, ``games.engine.options``), as the
+#: lobby's list and the invitation name them, in this order.
+HOUSE_RULE_WORDS = {
+    "same_colour_pairs": _("same-colour pairs"),
+    "reverse": _("reverse"),
+    "balanced_deal": _("balanced deal"),
+}
+
+
+def house_rule_words(options: dict, *, deal: bool = True) -> list[str]:
+    """The words for the house rules a room's ``options`` switch on; ``deal=False`` leaves
+    the balanced deal out (a page that says the deal in a line of its own)."""
+    return [
+        str(word)
+        for key, word in HOUSE_RULE_WORDS.items()
+        if options.get(key) is True and (deal or key != "balanced_deal")
+    ]
+
+
 #: One first name per seat (index = seat), so that computer seats at one table never
 #: share a name. Each language has its own list of everyday names.
 COMPUTER_NAMES = (
@@ -50,6 +69,27 @@ def computer_first_name(seat: int) -> str:
     """A computer seat's own short name ("Clara"), as the table shows it everywhere; the
     level goes on a second line where there is room (static/js/words.js)."""
     return str(COMPUTER_NAMES[seat % len(COMPUTER_NAMES)])
+
+
+#: One letter per seat colour, on the seat's chip (the table's letters too,
+#: templates/lobby/_table_labels.html), so that colour is never alone.
+SEAT_LETTERS = pgettext_lazy(
+    "one letter per seat colour: Red, Green, Yellow, Blue, Purple, Orange, Teal, Pink; "
+    "all different",
+    "R|G|Y|B|P|O|T|K",
+)
+
+
+def seat_letter(seat: int) -> str:
+    """The letter on a seat's colour chip ("R", 赤, 红)."""
+    letters = str(SEAT_LETTERS).split("|")
+    return letters[seat % len(letters)]
+
+
+def computer_what(level: str) -> str:
+    """What a computer seat is, the second line under its short name ("computer · easy"),
+    as the table's scripts say it (static/js/words.js seatWhat)."""
+    return gettext("computer · {level}").format(level=COMPUTER_LEVEL_WORDS.get(level, level))
 
 
 def computer_name(seat: int, level: str) -> str:

@@ -19,6 +19,8 @@ from games.labels import (
     VARIANT_NAMES,
     computer_first_name,
     computer_name,
+    computer_what,
+    seat_letter,
 )
 
 #: Seat colours clockwise from seat 0, each with a letter so colour is never alone.
@@ -120,9 +122,16 @@ class Seat(models.Model):
         return COLOURS[self.index]
 
     @property
+    def letter(self) -> str:
+        """The letter on the seat's colour chip, in the reader's language."""
+        return seat_letter(self.index)
+
+    @property
     def display_name(self) -> str:
-        """The seat's name in the reader's language: a computer seat is named by its
-        seat and the room's level ("Clara (computer, easy)"), so no two share a name."""
+        """The seat's whole name in one string: a computer seat is named by its seat and
+        the room's level ("Clara (computer, easy)"). Pages show ``short_name`` with the
+        colour chip and ``what`` as a second line instead (the ``seat_name`` template tag,
+        as the table does)."""
         if self.is_computer:
             return computer_name(self.index, self.room.computer_level)
         return self.name or str(_("(empty)"))
@@ -133,6 +142,12 @@ class Seat(models.Model):
         if self.is_computer:
             return computer_first_name(self.index)
         return self.display_name
+
+    @property
+    def what(self) -> str:
+        """The second line under the short name: "computer · easy" for a computer seat,
+        nothing for a human's."""
+        return computer_what(self.room.computer_level) if self.is_computer else ""
 
     @property
     def is_empty(self) -> bool:

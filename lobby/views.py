@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import reactions, selectors, services
 from games.errors import ActionError
 from games.identity import actor_from_request, viewer_from_request
-from games.labels import VARIANT_NAMES
+from games.labels import VARIANT_NAMES, house_rule_words
 from games.models import Room
 from games.replay import replay_steps
 from lobby import fairness as fairness_page
@@ -52,7 +52,12 @@ def home(request):
             # The list is language-neutral (it is also what the lobby socket sends):
             # the page names the games in its reader's language.
             "lobby_rooms": [
-                {**r, "variant_name": VARIANT_NAMES[r["variant"]]} for r in selectors.lobby_rooms()
+                {
+                    **r,
+                    "variant_name": VARIANT_NAMES[r["variant"]],
+                    "house_rules": house_rule_words(r["options"]),
+                }
+                for r in selectors.lobby_rooms()
             ],
             "my_rooms": selectors.rooms_of(actor, active=True),
             "recent_rooms": selectors.rooms_of(actor, active=False)[:10],
@@ -262,9 +267,10 @@ def join(request, token: str):
         {
             "room": room,
             "seats": seats,
-            "host": room.host.get_username() if room.host else seats[0].display_name,
+            "host": room.host.get_username() if room.host else seats[0].short_name,
             "variant_help": VARIANT_HELP[room.variant],
             "deal_line": room_deal_line(room),
+            "house_rules": house_rule_words(room.options, deal=False),
             "taken": sum(1 for s in seats if not s.is_empty),
             "form": form,
             "join_url": here,

@@ -12,10 +12,12 @@ function variantName(key) {
 function row(room) {
   const tr = document.createElement("tr");
   tr.dataset.code = room.code;
+  // The house rules as home.html names them (games.labels.house_rule_words), in its order.
   const rules = [];
   if (room.options.same_colour_pairs) rules.push(labels.sameColour);
   if (room.options.reverse) rules.push(labels.reverse);
-  const cells = [variantName(room.variant), `${room.taken}/${room.seats}`, rules.join(" "), room.host];
+  if (room.options.balanced_deal) rules.push(labels.balancedDeal);
+  const cells = [variantName(room.variant), `${room.taken}/${room.seats}`, rules.join(" · "), room.host];
   cells.forEach((text, i) => {
     const td = document.createElement("td");
     td.textContent = text;

@@ -1,8 +1,8 @@
 // The room page: live seats, status and rounds played over the table socket, and the
 // invitation link.
 import { ending } from "./ending.js";
-import { computerName } from "./words.js";
 import "./speed.js"; // the computer's pace, in the table's settings
+import { seatName, seatWhat } from "./words.js";
 
 const root = document.getElementById("room");
 const labels = document.getElementById("room-labels").dataset;
@@ -14,14 +14,15 @@ function renderSeats(state) {
   for (const seat of state.seats) {
     let item = seatsList.querySelector(`[data-seat="${seat.index}"]`);
     if (!item) continue;
-    const name = item.querySelector(".name");
+    // As the server wrote it (the seat_name tag): the short name, then "computer · easy"
+    // and how the seat is played on a second line.
     const notes = [];
     if (state.you.includes(seat.index)) notes.push(labels.you);
     if (seat.left) notes.push(labels.left);
     else if (seat.covered) notes.push(labels.covered);
     else if (seat.away) notes.push(labels.away);
-    const shown = seat.kind === "empty" ? labels.empty : (seat.kind === "computer" ? computerName(seat.index, state.room.computer_level) : seat.name);
-    name.textContent = notes.length ? `${shown} (${notes.join(", ")})` : shown;
+    item.querySelector(".seat-name").textContent = seat.kind === "empty" ? labels.empty : seatName(seat, state.room);
+    showSecondLine(item.querySelector(".seat-words"), [seatWhat(seat, state.room), ...notes].filter(Boolean).join(" · "));
     item.dataset.kind = seat.kind;
     syncRemoveButton(item, seat, state);
   }
@@ -37,6 +38,17 @@ function renderSeats(state) {
     document.getElementById("watch-section")?.removeAttribute("hidden");
   }
   document.dispatchEvent(new CustomEvent("table-state", { detail: state }));
+}
+
+function showSecondLine(words, text) {
+  let what = words.querySelector(".seat-what");
+  if (!text) { what?.remove(); return; }
+  if (!what) {
+    what = document.createElement("span");
+    what.className = "seat-what";
+    words.append(" ", what);
+  }
+  what.textContent = text;
 }
 
 // "Rounds played" is rendered by the server (replay links, draw counts); fetch it again

@@ -1,10 +1,11 @@
 // Names and counted words for the table, from templates/lobby/_seat_labels.html (the
 // page's <template id="seat-labels">), so every word comes from Django's translations.
 //
-//   computerName(seat, level)        "Clara (computer, easy)": the room page's seat list
-//   seatName(seat, room)             a seat's one short name, everywhere on the table:
-//                                    "Clara" (a computer's own name) or the human's
+//   seatName(seat, room)             a seat's one short name, everywhere on the table
+//                                    and the room page: "Clara" (a computer's own name)
+//                                    or the human's
 //   seatWhat(seat, room)             its second line where there is room: "computer · easy"
+//                                    (the server writes both with its seat_name tag)
 //   counted("cards", {n: 3})         "3 cards": the singular or plural sentence for n
 //
 // Each takes the labels (a dataset) last, and counted() the language after them; both
@@ -32,11 +33,6 @@ function fill(text, values) {
 
 function levelWord(level, labels) {
   return labels[`computerLevel${level.charAt(0).toUpperCase()}${level.slice(1)}`] || level;
-}
-
-export function computerName(seat, level, labels = pageLabels()) {
-  const names = labels.computerNames.split("|");
-  return fill(labels.computerFormat, { name: names[seat % names.length], level: levelWord(level, labels) });
 }
 
 /** A computer seat's own name alone ("Hugo") and its level ("medium"): a name tag at a

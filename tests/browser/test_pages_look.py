@@ -2,7 +2,10 @@
 laptop and a phone size, light and dark. Each is photographed (test-artifacts/screenshots,
 pages-*) and checked for what a visitor would notice: nothing missing (no 404, the
 favicon included), a compact header with the current page marked, the language menu in
-each language's own words, disabled buttons that look disabled, and no serious axe issue."""
+each language's own words, disabled buttons that look disabled, and no serious axe issue.
+The pages that name seats (the lobby, the invitation, the room page with computers) name
+each once, as the table does, never "Clara (computer, easy)"; the rules page does not
+scroll sideways on a phone."""
 
 from datetime import timedelta
 
@@ -62,16 +65,17 @@ def world(site, new_page):
     expect(page.locator(".site-header nav")).to_contain_text("pat")
     pat = User.objects.get(username="pat")
     User.objects.filter(pk=pat.pk).update(is_staff=True)
-    invitation = in_a_thread(lambda: make_games(services.Actor(user_id=pat.pk)))
+    paths = in_a_thread(lambda: make_games(services.Actor(user_id=pat.pk)))
     make_events()
-    return {"state": page.context.storage_state(), "invitation": f"{site}{invitation}"}
+    return {"state": page.context.storage_state(), **paths}
 
 
-def make_games(me) -> str:
-    """Pat's history (a finished match, a resigned one, one in play) and two listed rooms
-    waiting for players; returns the first one's invitation path."""
+def make_games(me) -> dict:
+    """Pat's history (a finished match against two computers, a resigned one, one in play)
+    and two listed rooms waiting for players; returns the paths of the first one's
+    invitation and of the finished and the resigned room."""
     finished = services.create_room(
-        actor=me, name="pat", variant="old_maid", seat_count=2, mode="computer", strike_limit=1
+        actor=me, name="pat", variant="old_maid", seat_count=3, mode="computer", strike_limit=1
     )
     play_out(finished, me)
     resigned = services.create_room(
@@ -84,8 +88,9 @@ def make_games(me) -> str:
 
     invitation = None
     for name, variant, seats, options in (
-        ("hostess", "babanuki", 4, {}),
-        ("マリコ", "schwarzer_peter", 3, {"same_colour_pairs": True}),
+        # Tables where the balanced deal is offered, so that the lobby names it.
+        ("hostess", "babanuki", 5, {}),
+        ("マリコ", "schwarzer_peter", 4, {"same_colour_pairs": True}),
     ):
         host = User.objects.create_user(name, password="a-long-password-42")
         room = services.create_room(
@@ -98,7 +103,11 @@ def make_games(me) -> str:
             options=options,
         )
         invitation = invitation or f"/join/{room.token}/"
-    return invitation
+    return {
+        "invitation": invitation,
+        "room": f"/r/{finished.code}/",
+        "resigned": f"/r/{resigned.code}/",
+    }
 
 
 def make_events() -> None:
@@ -120,8 +129,34 @@ def make_events() -> None:
             Event.objects.create(kind="render_speed", render_speed=">50fps", **common)
 
 
+#: How a nested seat name would start, in each language ("Clara (computer, easy)").
+NESTED = {"en-US": "(computer, ", "ja-JP": "（コンピューター・", "zh-CN": "（电脑·"}
+
+#: Whether the page scrolls sideways, and the box around the table ``selector`` names.
+SIDEWAYS = """(selector) => {
+  const over = (el) => el.scrollWidth > el.clientWidth + 1;
+  const table = document.querySelector(selector);
+  const box = table && table.parentElement;
+  return {
+    page: over(document.documentElement),
+    table: table ? over(box) || table.offsetWidth > box.clientWidth + 1 : null,
+  };
+}"""
+
+
 def check_page(page, name, size, scheme, locale, missing):
     """What every page must show, then its photograph."""
+    if name in ("lobby", "join", "room", "resigned"):
+        text = page.locator("main").inner_text()
+        assert NESTED[locale] not in text, (name, size, locale)
+    if name in ("room", "resigned"):
+        # Each seat of the rounds played named once, and what it is said in words.
+        expect(page.locator("#history .seat-name").first).to_be_visible()
+        assert page.locator("#history .seat-what").count() > 0, (name, locale)
+    if name == "rules":
+        # The balanced deals' table fits a phone without scrolling sideways, as the page.
+        sideways = page.evaluate(SIDEWAYS, "table.dealing.balanced")
+        assert sideways == {"page": False, "table": False}, (size, locale, sideways)
     header = page.locator(".site-header").bounding_box()
     assert header["height"] <= HEADER_MAX[size], (name, size, header["height"])
     assert page.locator("#language-select option").all_text_contents() == LANGUAGE_NAMES
@@ -144,6 +179,8 @@ def test_every_page_looks_designed(site, new_page, world, locale, size):
         "profile": "/accounts/profile/",
         "rules": "/rules/",
         "join": world["invitation"],
+        "room": world["room"],
+        "resigned": world["resigned"],
         "dashboard": "/staff/telemetry/",
     }
     visitor_pages = {"log-in": "/accounts/login/", "sign-up": "/accounts/signup/"}

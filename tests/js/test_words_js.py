@@ -1,6 +1,7 @@
 """static/js/words.js, run under node on the words of templates/lobby/_seat_labels.html,
-names computer seats exactly as the server does and picks the singular or the plural
-sentence of a count as Django's ngettext does, in every language."""
+names computer seats exactly as the server does (a short name, and "computer · easy" on
+its second line) and picks the singular or the plural sentence of a count as Django's
+ngettext does, in every language."""
 
 import json
 import re
@@ -12,7 +13,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import ngettext
 
-from games.labels import computer_first_name, computer_name
+from games.labels import computer_first_name, computer_what
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "tests" / "js" / "words_cases.mjs"
@@ -32,7 +33,8 @@ def test_the_table_says_what_the_server_says(node, tmp_path, language):
     with translation.override(language):
         labels = dataset(render_to_string("lobby/_seat_labels.html"))
         names = {
-            lvl: [computer_name(s, lvl) for s in range(8)] for lvl in ("easy", "medium", "hard")
+            lvl: [[computer_first_name(s), computer_what(lvl)] for s in range(8)]
+            for lvl in ("easy", "medium", "hard")
         }
         cards = [ngettext("{n} card", "{n} cards", n).format(n=n) for n in COUNTS]
         strikes = [ngettext("{n} strike", "{n} strikes", n).format(n=n) for n in COUNTS]

@@ -4,12 +4,16 @@
 //
 //   node tests/js/words_cases.mjs case.json
 import { readFile } from "node:fs/promises";
-import { computerName, counted, seatName } from "../../static/js/words.js";
+import { counted, seatName, seatWhat } from "../../static/js/words.js";
 
 const c = JSON.parse(await readFile(process.argv[2], "utf8"));
 const names = {};
 for (const level of ["easy", "medium", "hard"]) {
-  names[level] = c.seats.map((seat) => computerName(seat, level, c.labels));
+  const room = { computer_level: level };
+  names[level] = c.seats.map((index) => {
+    const seat = { index, kind: "computer", name: "" };
+    return [seatName(seat, room, c.labels), seatWhat(seat, room, c.labels)];
+  });
 }
 const room = { computer_level: "hard" };
 const seats = [

@@ -180,6 +180,38 @@ def test_the_join_page_says_which_deal_the_room_uses(client, host):
     assert "balanced deal" in page and "19-16-16" in page
 
 
+def lobby_row(page: str, room) -> str:
+    body = page.split('<tbody id="lobby-rooms"', 1)[1].split("</tbody>", 1)[0]
+    return body.split(f'<tr data-code="{room.code}">', 1)[1].split("</tr>", 1)[0]
+
+
+@pytest.mark.parametrize(
+    ("language", "word", "pairs"),
+    [
+        ("en", "balanced deal", "same-colour pairs"),
+        ("ja", "バランス配り", "同じ色のペア"),
+        ("zh-hans", "均衡发牌", "同色对子"),
+    ],
+)
+def test_the_lobby_names_the_balanced_deal_among_the_house_rules(
+    client, host, language, word, pairs
+):
+    balanced = friends_room(
+        host, variant="babanuki", seats=5, listed=True, options={"same_colour_pairs": True}
+    )
+    own = friends_room(
+        host, variant="babanuki", seats=5, listed=True, options={"balanced_deal": False}
+    )
+    not_offered = friends_room(host, variant="babanuki", seats=4, listed=True)
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    cells = re.findall(r"<td>([^<]*)</td>", lobby_row(page, balanced))
+    assert f"{pairs} · {word}" in cells  # as the other house rules are, in their order
+    assert word not in lobby_row(page, own) and word not in lobby_row(page, not_offered)
+    # The live list's script has the word too (static/js/lobby.js).
+    labels = page.split('id="lobby-labels"', 1)[1].split("</template>", 1)[0]
+    assert f'data-balanced-deal="{word}"' in labels
+
+
 def test_the_rules_page_says_how_to_deal_it_with_real_cards(client):
     page = client.get("/rules/").content.decode()
     assert 'id="balanced-deal"' in page

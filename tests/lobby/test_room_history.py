@@ -21,7 +21,11 @@ def test_a_resignation_in_the_history_and_its_live_fragment(client, make_user):
     page = client.get(f"/r/{room.code}/").content.decode()
     fragment = client.get(f"/r/{room.code}/history/").content.decode()
     for text in (page, fragment):
-        assert "Match 1 · rei resigned · won by Bruno (computer, medium)" in text
+        heading = text.split("<h3>", 1)[1].split("</h3>", 1)[0]
+        assert heading.startswith("Match 1 · ") and " resigned · won by " in heading
+        assert '<span class="seat-name">rei</span>' in heading
+        assert '<span class="seat-name">Bruno</span>' in heading
+        assert "computer · medium" in heading and "(computer" not in heading
         assert "No round was played to its end." in text
         # What room.js compares with the state's match: number, rounds ended, over.
         assert 'data-key="1/0/1"' in text

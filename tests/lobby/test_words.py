@@ -12,9 +12,8 @@ from django.utils import translation
 from django.utils.translation import ngettext
 
 from config.asgi import application
-from games import selectors, services
-from games.labels import COMPUTER_NAMES, computer_name
-from tests.lobby.conftest import logged_in
+from games import selectors
+from games.labels import COMPUTER_NAMES, computer_first_name, computer_name, computer_what
 from tests.rooms import computer_room, friends_room
 
 LANGUAGES = ["en", "ja", "zh-hans"]
@@ -55,31 +54,25 @@ def test_computer_names_in_each_language():
 
 
 @pytest.mark.django_db
-def test_the_room_page_names_each_computer_seat(client, make_user):
-    user = make_user("rei")
-    room = computer_room(user, seats=3, computer_level="hard", rounds=1)
-    assert [s.display_name for s in room.seats.all()] == [
+def test_each_computer_seat_has_a_short_name_and_a_second_line(make_user):
+    room = computer_room(make_user("rei"), seats=3, computer_level="hard", rounds=1)
+    seats = list(room.seats.all())
+    assert [s.display_name for s in seats] == [
         "rei",
         "Bruno (computer, hard)",
         "Clara (computer, hard)",
     ]
-    logged_in(client, user)
-    page = client.get(f"/r/{room.code}/").content.decode()
-    assert "Bruno (computer, hard)" in page and "Clara (computer, hard)" in page
-    page = client.get(f"/r/{room.code}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
-    assert (
-        "タロウ（コンピューター・むずかしい）" in page
-        and "ユキ（コンピューター・むずかしい）" in page
-    )
-
-
-@pytest.mark.django_db
-def test_the_history_names_the_computer_that_won(client, make_user):
-    user = make_user("rei")
-    room = computer_room(user, computer_level="easy", rounds=1)
-    services.resign(room_id=room.pk, actor=services.Actor(user_id=user.pk))
-    page = logged_in(client, user).get(f"/r/{room.code}/history/").content.decode()
-    assert "rei resigned · won by Bruno (computer, easy)" in page
+    # What the pages show (tests/lobby/test_seat_names.py): a name, and what it is.
+    assert [(s.short_name, s.what) for s in seats] == [
+        ("rei", ""),
+        ("Bruno", "computer · hard"),
+        ("Clara", "computer · hard"),
+    ]
+    with translation.override("ja"):
+        assert [(s.short_name, s.what) for s in seats[1:]] == [
+            ("タロウ", "コンピューター・むずかしい"),
+            ("ユキ", "コンピューター・むずかしい"),
+        ]
 
 
 @pytest.mark.django_db
@@ -112,16 +105,15 @@ def test_the_table_gets_every_computer_name_and_level_word(language):
     labels = seat_labels(language)
     names = labels["computer-names"].split("|")
     assert len(names) == len(COMPUTER_NAMES) == 8 and len(set(names)) == 8
-    fmt = labels["computer-format"]
-    assert "{name}" in fmt and "{level}" in fmt
-    # The script's name is the server's name.
+    what = labels["computer-what"]
+    assert "{level}" in what and "computer-format" not in labels
+    # The script's name and second line are the server's.
     with translation.override(language):
         for seat in (1, 5):
-            for level in ("easy", "medium", "hard"):
-                built = fmt.replace("{name}", names[seat]).replace(
-                    "{level}", labels[f"computer-level-{level}"]
-                )
-                assert built == computer_name(seat, level)
+            assert names[seat] == computer_first_name(seat)
+        for level in ("easy", "medium", "hard"):
+            built = what.replace("{level}", labels[f"computer-level-{level}"])
+            assert built == computer_what(level)
 
 
 @pytest.mark.parametrize(
