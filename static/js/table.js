@@ -237,9 +237,14 @@ function renderFans() {
     const known = (r.over || state.replay) && !curtained ? r.hands[String(seat.index)] : null;
     if (seat.index !== lifting) {
       if (known) {
-        known.forEach((code) => {
+        known.forEach((code, i) => {
           const card = face(code);
           if (odd && odd.holder === seat.index && code === odd.card) card.classList.add("odd");
+          // A replay's marks (replay.js): a badge drawn by replay.css; the move list has the words.
+          for (const m of (r.marks || []).filter((m) => m.seat === seat.index && m.position === i)) {
+            card.classList.add(`mark-${m.kind}`);
+            card.dataset[m.kind] = m.badge;
+          }
           fan.append(card);
         });
       } else {
