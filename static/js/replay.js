@@ -32,12 +32,11 @@ const level = data.level ? computerParts(0, data.level).what : "";
 function badges(step) {
   const found = [];
   for (const m of step.marks) {
-    if (m.kind === "hid") found.push({ seat: m.seat, position: m.position, kind: "hid", badge: ML.badgeHid });
+    if (m.kind === "hid") found.push({ seat: m.seat, position: m.position, kind: "hid" });
     if (m.kind !== "face") continue;
     m.faces.forEach((f, p) => {
       if (f !== WORRIED) return;
-      const bluff = p !== m.position;
-      found.push({ seat: m.seat, position: p, kind: bluff ? "bluff" : "tell", badge: bluff ? ML.badgeBluff : "" });
+      found.push({ seat: m.seat, position: p, kind: p === m.position ? "tell" : "bluff" });
     });
   }
   return found;
