@@ -20,10 +20,11 @@ def hid(state: RoundState, seat: int, level: str) -> dict | None:
     the odd card it knows: its position as the next drawer sees the hand, and whether
     that is its habit's place (Easy always, Medium when it showed the habit or its
     shuffle happened to put the card there; Hard has no habit). None when the seat does
-    not know it holds the odd card (Jiji-nuki: never)."""
+    not know it holds the odd card (Jiji-nuki: never), or holds it alone: one card has
+    nowhere to be hidden."""
     check_level(level)
     odd = state.known_odd_card(seat)
-    if odd is None:
+    if odd is None or state.count(seat) < 2:
         return None
     position = state.hand(seat).index(odd)
     return {

@@ -90,6 +90,15 @@ def test_the_marked_faces_are_the_faces_the_live_table_sends(level):
         assert m["seat"] == state.giver and state.hand(state.giver)[m["position"]] == m["card"]
 
 
+def test_a_lone_odd_card_is_not_marked_as_hidden():
+    lone = [
+        marks.hid(state, drawer, "easy")
+        for state, drawer in rounds_of("babanuki", "easy")
+        if state.hand(drawer) == ["JK"]
+    ]
+    assert lone and all(m is None for m in lone)
+
+
 def test_old_maid_marks_the_lone_queen_only_once_the_computer_can_know_it():
     hid = hid_marks("old_maid", "easy")
     assert hid and all(m["card"][0] == "Q" and m["position"] == HABIT_POSITION for m in hid)
