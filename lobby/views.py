@@ -207,7 +207,9 @@ def replay(request, replay_id: str):
         "deal_counts": rnd.deal_counts,
         "steps": replay_steps(rnd),
     }
-    return render(request, "lobby/replay.html", {"room": room, "round": rnd, "replay": data})
+    marked = any(step["marks"] for step in data["steps"])
+    context = {"room": room, "round": rnd, "replay": data, "marked": marked}
+    return render(request, "lobby/replay.html", context)
 
 
 def _watch_path(room: Room) -> str:

@@ -54,11 +54,30 @@ def face_at(
     if giver is None or not 0 <= position < state.count(giver):
         return None
     odd = state.known_odd_card(giver)
-    rng = tell_rng(seed, match, round_number, state.draws, position)
+    return _face(state, level, seed, (match, round_number), position, odd)
+
+
+def faces_at(
+    state: RoundState, level: str, seed: str, match: int, round_number: int
+) -> list[str | None]:
+    """The giver's face at each position of its hand, as ``face_at`` answers a point at
+    it (what a replay shows once the seed is revealed); empty once the round is over."""
+    giver = state.giver
+    if giver is None:
+        return []
+    odd = state.known_odd_card(giver)
+    return [
+        _face(state, level, seed, (match, round_number), p, odd) for p in range(state.count(giver))
+    ]
+
+
+def _face(
+    state: RoundState, level: str, seed: str, ply: tuple[int, int], position: int, odd
+) -> str | None:
     return face(
         level,
         knows_odd=odd is not None,
-        at_odd=odd is not None and state.hand(giver)[position] == odd,
+        at_odd=odd is not None and state.hands[state.giver][position] == odd,
         hidden=state.variant.odd_card_hidden,
-        rng=rng,
+        rng=tell_rng(seed, *ply, state.draws, position),
     )

@@ -1,12 +1,16 @@
 // The replay page: every stored step of a finished round, drawn by the table's own
 // renderer (table.js) from a view with every hand face up, with play/pause, speed,
-// stepping, jumping and a move list; and the deal checked in the browser.
+// stepping, jumping and a move list; and the deal checked in the browser. Each step's
+// marks (games/engine/marks.py: where a computer hid the odd card, the face it would have
+// shown at each card) go to the table as badges (round.marks) and to the move list in words.
 import { cardName } from "./cards.js";
 import { verifyDeal } from "./verify.js";
+import { computerParts } from "./words.js";
 
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const L = document.getElementById("table-labels").dataset;
 const CL = document.getElementById("card-labels").dataset;
+const ML = document.getElementById("replay-marks").dataset;
 const $ = (id) => document.getElementById(id);
 const last = data.steps.length - 1;
 const STRIKES = ["old_maid", "schwarzer_peter"];
@@ -18,6 +22,49 @@ const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => values[k] ??
 const seatName = (i) => data.seats[i].name;
 const face = (code) => cardName(code, { variant: data.variant, L: CL });
 const pair = (a, b) => (CL.pair || "{first} + {second}").replace("{first}", face(a)).replace("{second}", face(b));
+
+const WORRIED = "worried";
+const level = data.level ? computerParts(0, data.level).what : "";
+
+/** A step's marks as badges on the cards they mark: "hid" where a computer put the odd
+ * card; "tell" and "bluff" where its face would have looked worried (at the odd card, or
+ * at another). */
+function badges(step) {
+  const found = [];
+  for (const m of step.marks) {
+    if (m.kind === "hid") found.push({ seat: m.seat, position: m.position, kind: "hid" });
+    if (m.kind !== "face") continue;
+    m.faces.forEach((f, p) => {
+      if (f !== WORRIED) return;
+      found.push({ seat: m.seat, position: p, kind: p === m.position ? "tell" : "bluff" });
+    });
+  }
+  return found;
+}
+
+/** A step's marks in words, one line each. */
+function markLines(step) {
+  const lines = [];
+  for (const m of step.marks) {
+    const values = { seat: seatName(m.seat), level, card: face(m.card), position: m.position + 1 };
+    if (m.kind === "hid") {
+      lines.push({ kind: "hid", text: fill(m.habit ? ML.hidHabit : ML.hidShuffled, values) });
+      continue;
+    }
+    if (m.faces.every((f) => f === null)) {
+      lines.push({ kind: "nothing", text: fill(ML.faceNothing, values) });
+      continue;
+    }
+    const tell = m.faces[m.position] === WORRIED;
+    lines.push({ kind: tell ? "tell" : "calm", text: fill(tell ? ML.faceTell : ML.faceCalm, values) });
+    m.faces.forEach((f, p) => {
+      if (f === WORRIED && p !== m.position) {
+        lines.push({ kind: "bluff", text: fill(ML.faceBluff, { ...values, position: p + 1 }) });
+      }
+    });
+  }
+  return lines;
+}
 
 function viewAt(k) {
   const step = data.steps[k];
@@ -39,7 +86,7 @@ function viewAt(k) {
     round: { number: data.round, dealer: data.dealer, over, draws: k, drawer: step.drawer,
       giver: step.giver, discards: step.discards, hands, removed: over ? data.removed : null,
       ranking: over ? data.ranking : null, commitment: data.commitment,
-      seed: over ? data.seed : null, dealt: null },
+      seed: over ? data.seed : null, dealt: null, marks: badges(step) },
     event: draw ? { ...draw, kind: "draw", paired: Boolean(draw.paired_with),
       discarded: draw.paired_with ? [draw.paired_with, draw.card] : null } : null,
   };
@@ -68,7 +115,8 @@ function show(k) {
     // Keep the current move in sight inside the list, without scrolling the page.
     const list = $("move-list");
     if (current && list.scrollHeight > list.clientHeight) {
-      list.scrollTop = item.offsetTop - list.offsetTop - list.clientHeight / 2;
+      // With its marks' lines: centred in the list, or from its top when taller than it.
+      list.scrollTop = item.offsetTop - list.offsetTop - Math.max(0, (list.clientHeight - item.offsetHeight) / 2);
     }
   }
   if (position === last) stop();
@@ -98,6 +146,12 @@ $("move-list").replaceChildren(...data.steps.map((_, k) => {
   button.textContent = moveText(k);
   button.addEventListener("click", () => { stop(); show(k); });
   li.append(button);
+  for (const line of markLines(data.steps[k])) {
+    const note = document.createElement("span");
+    note.className = `mark-line ${line.kind}`;
+    note.textContent = line.text;
+    li.append(note);
+  }
   return li;
 }));
 
@@ -110,6 +164,12 @@ $("replay-forward").addEventListener("click", () => { stop(); show(position + 1)
 $("replay-play").addEventListener("click", play);
 $("replay-speed").addEventListener("change", () => { if (timer) { stop(); play(); } });
 document.getElementById("table-area").classList.add("replay");
+// The badges keep one size on screen however table.js scales the table's view.
+const view = $("view");
+new MutationObserver(() => {
+  const scale = /scale\(([\d.e-]+)\)/.exec(view.style.transform);
+  $("seats-ring").style.setProperty("--view-scale", scale ? scale[1] : "1");
+}).observe(view, { attributes: true, attributeFilter: ["style"] });
 show(0);
 
 const status = $("verify-status");

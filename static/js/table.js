@@ -237,9 +237,12 @@ function renderFans() {
     const known = (r.over || state.replay) && !curtained ? r.hands[String(seat.index)] : null;
     if (seat.index !== lifting) {
       if (known) {
-        known.forEach((code) => {
+        known.forEach((code, i) => {
           const card = face(code);
           if (odd && odd.holder === seat.index && code === odd.card) card.classList.add("odd");
+          // A replay's marks (replay.js): badges drawn by replay.css; the move list has the words.
+          const marks = (r.marks || []).filter((m) => m.seat === seat.index && m.position === i);
+          for (const m of marks) card.classList.add(`mark-${m.kind}`);
           fan.append(card);
         });
       } else {
@@ -591,7 +594,9 @@ function place() {
       y = clamp(y, -Math.max(0, inY), Math.max(0, inY));
     }
     fan.style.transform = t3(x - width / 2, y - ch / 2, spot.z, `rotate(${rot}deg)`);
-    fanBoxes[seat] = { x, y, w: width, h: ch, rot, holder, cards: k };
+    // A replay's badges (replay.css) reach below and beside the cards: tags keep clear of them.
+    const pad = fan.querySelector("[class*='mark-']") ? 44 / (viewFit.s || 1) : 0;
+    fanBoxes[seat] = { x, y: y + pad / 2, w: width + pad, h: ch + pad, rot, holder, cards: k };
     cards.forEach((card, i) => {
       card.style.width = `${cw}px`;
       card.style.left = `${i * step}px`;

@@ -5,10 +5,13 @@ can be stepped through with the keyboard."""
 import json
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import in_a_thread, needs_browser, new_game, play_with_mouse
+from tests.browser.test_layout import LAPTOP, both_sizes
 from tests.lobby.test_replay import finished_round, todays_start
+from tests.lobby.test_replay_marks import marked_step
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
@@ -116,3 +119,70 @@ def test_a_balanced_round_is_verified_by_its_own_counts(servers, new_page):
     )
     other.goto(f"{site}/replay/{rnd.replay_id}/")
     expect(other.locator("#verify-status")).to_contain_text("NOT verified")
+
+
+#: Per locale, the level its replay is of, and the move list's words at the step shown:
+#: Easy hiding the joker at card 1 and its face giving it away there, or Medium's bluff.
+MARKS = {
+    "en-US": (
+        "easy",
+        "hid the joker at card 1, its usual place.",
+        "would have given the joker away (card 1).",
+    ),
+    "ja-JP": (
+        "easy",
+        "ジョーカーを左から1枚目に隠しました。",
+        "ジョーカー（左から1枚目）がばれていたはずです。",
+    ),
+    "zh-CN": ("medium", None, "会一脸担心：这是虚张声势。"),
+}
+
+
+def easy_hid_and_worried(step) -> bool:
+    return {m["kind"] for m in step["marks"]} == {"hid", "face"}
+
+
+def medium_bluffed(step) -> bool:
+    return any(
+        m["kind"] == "face"
+        and any(f == "worried" and p != m["position"] for p, f in enumerate(m["faces"]))
+        for m in step["marks"]
+    )
+
+
+@pytest.mark.parametrize("locale", list(MARKS))
+def test_a_replay_marks_where_the_computer_hid_the_joker_and_its_faces(servers, new_page, locale):
+    """At a step where Easy has just hidden the joker and the human draws from it next,
+    the joker carries the hidden-here badge and a worried face, and the move list says
+    both in words; at a Medium bluff, the card bluffed at carries the face marked "?"
+    and the joker no worried face unless its face gave it away too."""
+    level, hid_words, face_words = MARKS[locale]
+    found = easy_hid_and_worried if level == "easy" else medium_bluffed
+    rnd, steps, k = in_a_thread(marked_step, found, level=level)
+    site = f"http://127.0.0.1:{servers('site', static=True).port}"
+    page = new_page(viewport=LAPTOP, locale=locale)
+    page.goto(f"{site}/replay/{rnd.replay_id}/")
+    expect(page.locator("#replay-legend")).to_be_visible()
+    page.locator(f"#move-list li[data-step='{k}'] button").click()
+    expect(page.locator("#replay-position")).to_have_text(f"{k} / {len(steps) - 1}")
+    face = next(m for m in steps[k]["marks"] if m["kind"] == "face")
+    cards = page.locator(f"#seats-ring .fan[data-fan-seat='{face['seat']}'] .card")
+    odd = cards.nth(face["position"])
+    expect(odd).to_have_attribute("data-card", "JK")
+    line = page.locator(f"#move-list li[data-step='{k}']")
+    if level == "easy":
+        expect(odd).to_have_class(re.compile(r"\bmark-hid\b"))
+        expect(odd).to_have_class(re.compile(r"\bmark-tell\b"))
+        # Easy's face is calm at every other card: the joker is the one card marked.
+        assert page.locator("#seats-ring .card[class*='mark-']").count() == 1
+        expect(line.locator(".mark-line.hid")).to_contain_text(hid_words)
+        expect(line.locator(".mark-line.tell")).to_contain_text(face_words)
+    else:
+        shown = cards.evaluate_all(
+            "cs => cs.map(c => ['tell', 'bluff']"
+            ".find(k => c.classList.contains(`mark-${k}`)) ?? null)"
+        )
+        at_odd = lambda p: "tell" if p == face["position"] else "bluff"  # noqa: E731
+        assert shown == [at_odd(p) if f == "worried" else None for p, f in enumerate(face["faces"])]
+        expect(line.locator(".mark-line.bluff").first).to_contain_text(face_words)
+    both_sizes(page, f"replay-marks-{locale}")

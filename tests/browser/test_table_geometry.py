@@ -41,7 +41,8 @@ BOXES = """() => {
       ({seat: t.dataset.tagSeat, ...box(t)})),
     near: [...document.querySelectorAll('#near-tag .seat-tag')].map(box),
     fans: [...document.querySelectorAll('#seats-ring .fan')].map((f) =>
-      ({seat: f.dataset.fanSeat, box: box(f), cards: [...f.querySelectorAll('.card')].map(box)})),
+      ({seat: f.dataset.fanSeat, box: box(f), cards: [...f.querySelectorAll('.card')].map(box),
+        marked: [...f.querySelectorAll('.card[class*=mark-]')].map(box)})),
     pile: [...document.querySelectorAll('#pile .card')].map(box),
     pick: [...document.querySelectorAll('#giver-hand .card')].map(box),
     giver: document.getElementById('table-wrap').dataset.pickFrom,
@@ -175,10 +176,34 @@ def test_a_drag_turns_the_table_a_few_degrees_and_springs_back(site, new_page, d
 # -- replays ----------------------------------------------------------------------------
 
 
+#: How far a replay's badges reach from their card's box, in screen pixels at most
+#: (static/css/replay.css: two rows of 19 px icons from halfway down the card, the bluff's
+#: 28 px wide).
+BADGES_BELOW = 42
+BADGE_WIDTH = 28
+
+
+def badge_area(card):
+    """Where a marked card's badges can lie on screen (a little more than they take)."""
+    top = card["y"] + card["h"] / 2
+    return {
+        "x": card["x"],
+        "y": top,
+        "right": max(card["right"], card["x"] + BADGE_WIDTH),
+        "bottom": max(card["bottom"], top + BADGES_BELOW),
+    }
+
+
 def assert_replay_hands_in_sight(found, what):
     tags = found["tags"] + found["near"]
     stage = found["stage"]
     for fan in found["fans"]:
+        for card in fan["marked"]:
+            for tag in tags:
+                assert not overlap(badge_area(card), tag, slack=TURNED), (
+                    f"{what}: a mark on a card of seat {fan['seat']} lies under a name tag: "
+                    f"{card} {tag}"
+                )
         for card in fan["cards"]:
             for tag in tags:
                 assert not overlap(card, tag, slack=TURNED), (
