@@ -3,6 +3,7 @@
 // stepping, jumping and a move list; and the deal checked in the browser.
 import { cardName } from "./cards.js";
 import { verifyDeal } from "./verify.js";
+import { fill } from "./words.js";
 
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const L = document.getElementById("table-labels").dataset;
@@ -13,7 +14,6 @@ const STRIKES = ["old_maid", "schwarzer_peter"];
 let position = 0;
 let timer = null;
 
-const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => values[k] ?? "");
 // One short name per seat, as on the table (its colour is the chip in the seats table).
 const seatName = (i) => data.seats[i].name;
 const face = (code) => cardName(code, { variant: data.variant, L: CL });

@@ -6,14 +6,14 @@
 
 import { cardBack, cardFace, cardName } from "./cards.js";
 import {
-  displayName as nameOf, ending, fill, placeName, playingSeats, plural, roundVerdict,
+  displayName as nameOf, ending, placeName, playingSeats, plural, roundVerdict,
   seatName as nameAt, seatResult, standings,
 } from "./ending.js";
 import {
   clamp, clearPick, defaultCamera, fit, layoutTable, projector, separate, settlePick, standingCorners,
 } from "./scene.js";
 import * as telemetry from "./telemetry.js";
-import { computerParts, counted, seatWhat } from "./words.js";
+import { computerParts, counted, fill, seatWhat } from "./words.js";
 import "./pointing.js"; // the drawer's hover, live
 import "./reactions.js"; // reactions and computer faces at the name tags
 
