@@ -6,14 +6,15 @@
 
 import { cardBack, cardFace, cardName } from "./cards.js";
 import {
-  displayName as nameOf, ending, placeName, playingSeats, plural, roundVerdict,
-  seatName as nameAt, seatResult, standings,
+  displayName as nameOf, ending, placeName, playingSeats, plural, roundVerdict, seatName as nameAt,
+  seatResult, standings,
 } from "./ending.js";
 import {
   clamp, clearPick, defaultCamera, fit, layoutTable, projector, separate, settlePick, standingCorners,
 } from "./scene.js";
 import * as telemetry from "./telemetry.js";
 import { computerParts, counted, fill, seatWhat } from "./words.js";
+import { view } from "./table/view.js";
 import "./pointing.js"; // the drawer's hover, live
 import "./reactions.js"; // reactions and computer faces at the name tags
 
@@ -25,26 +26,6 @@ const letters = L.letters.split("|");
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 const wait = (ms) => new Promise((done) => setTimeout(done, ms));
 
-let state = null;
-let selected = null; // position chosen in the giver's hand
-let curtainFor = null; // same device: the seat whose hand the curtain has revealed
-let hold = null; // same device: {seat, hand} still shown after that seat's draw
-let handBusy = false; // while true, renders leave your hand to the running sequence
-let lastEventKey = null;
-let firstRender = true;
-let pickShownFor = null; // the turn whose giver's hand has already lifted
-let flat = false;
-const camera = { view: "angled", tilt: 40, spin: 0, custom: false };
-let dragging = false; // while a drag turns the table, the fit holds still
-let geo = null;
-let viewFit = { s: 1, tx: 0, ty: 0 };
-// Seats this browser left to the computer: from the page (a reload), from the states (while
-// the server still sends the seat) and from the "seat_left" event (when it sends the
-// spectator view from then on).
-const leftSeats = new Set(
-  (document.getElementById("room")?.dataset.left || "").split(",").filter(Boolean).map(Number),
-);
-
 function send(message) {
   const socket = window.tableSocket;
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
@@ -54,21 +35,21 @@ function send(message) {
 // for a draw or the next round also the round, and for a draw the draws made so far. So a
 // presence change or a spectator never makes a click stale, and a double click is refused.
 function action(type, extra = {}) {
-  const payload = { type, match: state.match.number };
-  if (type === "draw" || type === "next_round") payload.round = state.round.number;
-  if (type === "draw") payload.draw = state.round.draws;
+  const payload = { type, match: view.state.match.number };
+  if (type === "draw" || type === "next_round") payload.round = view.state.round.number;
+  if (type === "draw") payload.draw = view.state.round.draws;
   return { ...payload, ...extra };
 }
 
 // -- words ----------------------------------------------------------------------------------
 
-const variant = () => (state ? state.room.variant : "");
+const variant = () => (view.state ? view.state.room.variant : "");
 const face = (code) => cardFace(code, { variant: variant(), L: CL });
 const nameCard = (code) => cardName(code, { variant: variant(), L: CL });
 // "queen of hearts and queen of clubs" (cards.js's pattern, once its template has it).
 const pairText = (codes) => fill(CL.pair || "{first} + {second}", { first: nameCard(codes[0]), second: nameCard(codes[1]) });
-const seatName = (index) => nameAt(L, state, index);
-const strikes = () => (state.match ? state.match.scoring : (state.room.rules || {}).scoring) === "strikes";
+const seatName = (index) => nameAt(L, view.state, index);
+const strikes = () => (view.state.match ? view.state.match.scoring : (view.state.room.rules || {}).scoring) === "strikes";
 
 function back() {
   const el = cardBack();
@@ -77,60 +58,60 @@ function back() {
 }
 
 function matchOver() {
-  return Boolean(state.match && state.match.over);
+  return Boolean(view.state.match && view.state.match.over);
 }
 
 // This browser left the match and plays no seat any more.
 function youLeft() {
-  return leftSeats.size > 0 && playingSeats(state).length === 0 && state.room.mode !== "same_device";
+  return view.leftSeats.size > 0 && playingSeats(view.state).length === 0 && view.state.room.mode !== "same_device";
 }
 
 // Only a page that plays a seat of a match still in play gets the drawing controls.
 function drawing() {
-  return playingSeats(state).length > 0 && !matchOver() && !state.replay;
+  return playingSeats(view.state).length > 0 && !matchOver() && !view.state.replay;
 }
 
 // -- whose view ---------------------------------------------------------------------------
 
 /** The seat at the near edge: yours; on a shared device the one whose turn it is. */
 function nearSeat() {
-  if (state.replay) return 0;
-  if (state.room.mode === "same_device") {
-    if (hold) return hold.seat;
-    if (state.acting !== null && state.acting !== undefined) return state.acting;
-    return curtainFor ?? 0;
+  if (view.state.replay) return 0;
+  if (view.state.room.mode === "same_device") {
+    if (view.hold) return view.hold.seat;
+    if (view.state.acting !== null && view.state.acting !== undefined) return view.state.acting;
+    return view.curtainFor ?? 0;
   }
-  const playing = playingSeats(state);
+  const playing = playingSeats(view.state);
   if (playing.length) return playing[0];
-  if (leftSeats.size) return [...leftSeats][0];
+  if (view.leftSeats.size) return [...view.leftSeats][0];
   return 0;
 }
 
 /** The seat whose cards this page shows face up in the big hand at the near edge. */
 function myHandSeat() {
-  if (state.replay || !state.round) return null;
-  if (state.room.mode === "same_device") {
-    if (hold) return hold.seat;
-    if (state.acting !== null && curtainFor === state.acting) return state.acting;
+  if (view.state.replay || !view.state.round) return null;
+  if (view.state.room.mode === "same_device") {
+    if (view.hold) return view.hold.seat;
+    if (view.state.acting !== null && view.curtainFor === view.state.acting) return view.state.acting;
     return null;
   }
-  const mine = playingSeats(state).find((s) => state.round.hands[String(s)] !== undefined);
+  const mine = playingSeats(view.state).find((s) => view.state.round.hands[String(s)] !== undefined);
   return mine === undefined ? null : mine;
 }
 
 function handCards(seat) {
-  if (hold && seat === hold.seat) return hold.hand;
-  return state.round.hands[String(seat)] || [];
+  if (view.hold && seat === view.hold.seat) return view.hold.hand;
+  return view.state.round.hands[String(seat)] || [];
 }
 
 function isMyTurn() {
-  if (hold || state.acting === null || !state.round || state.round.over || !drawing()) return false;
-  return state.room.mode !== "same_device" || curtainFor === state.acting;
+  if (view.hold || view.state.acting === null || !view.state.round || view.state.round.over || !drawing()) return false;
+  return view.state.room.mode !== "same_device" || view.curtainFor === view.state.acting;
 }
 
 /** The odd card's holder once a round is over, and the card. */
 function oddCard() {
-  const r = state.round;
+  const r = view.state.round;
   if (!r || !r.over || !r.ranking || !r.ranking.length) return null;
   const holder = r.ranking[r.ranking.length - 1];
   const card = (r.hands[String(holder)] || [])[0];
@@ -140,14 +121,14 @@ function oddCard() {
 // -- rendering ---------------------------------------------------------------------------
 
 function render() {
-  if (!state.round) return;
+  if (!view.state.round) return;
   $("table-area").hidden = false;
-  $("table-area").dataset.seats = state.seats.length;
+  $("table-area").dataset.seats = view.state.seats.length;
   renderNotice();
   renderCurtain();
   renderPile();
   renderFans();
-  if (!handBusy) renderMyHand();
+  if (!view.handBusy) renderMyHand();
   renderGiver();
   renderTags();
   renderStatus();
@@ -156,7 +137,7 @@ function render() {
   renderSeatActions();
   sizeArea();
   place();
-  firstRender = false;
+  view.firstRender = false;
 }
 
 function renderNotice() {
@@ -175,21 +156,21 @@ function presenceNotes(seat) {
 // it (the name tag tells only the round: the banner and the standings tell the match).
 function seatNotes(seat) {
   const notes = presenceNotes(seat);
-  const result = seatResult(L, state, seat.index);
+  const result = seatResult(L, view.state, seat.index);
   if (result) notes.push(result);
   return notes;
 }
 
 function scoreText(seat) {
-  const rules = state.room.rules || {};
-  if (rules.single_round || state.replay || !state.match) return "";
+  const rules = view.state.room.rules || {};
+  if (rules.single_round || view.state.replay || !view.state.match) return "";
   return strikes() ? plural(L, "strikes", seat.score) : plural(L, "points", seat.score);
 }
 
 function renderPile() {
   const pile = $("pile");
-  const pairs = state.round.discards;
-  const key = `${state.round.number}/${pairs.length}/${variant()}`;
+  const pairs = view.state.round.discards;
+  const key = `${view.state.round.number}/${pairs.length}/${variant()}`;
   if (pile.dataset.key === key) return;
   pile.dataset.key = key;
   pile.replaceChildren();
@@ -224,17 +205,17 @@ function renderPile() {
 function renderFans() {
   const ring = $("seats-ring");
   const mine = myHandSeat();
-  const r = state.round;
+  const r = view.state.round;
   const odd = oddCard();
   const lifting = isMyTurn() ? r.giver : null;
   const curtained = curtainNeeded();
   ring.replaceChildren();
-  for (const seat of state.seats) {
+  for (const seat of view.state.seats) {
     if (seat.index === mine) continue;
     const fan = document.createElement("div");
     fan.className = `fan ${seat.colour}`;
     fan.dataset.fanSeat = seat.index;
-    const known = (r.over || state.replay) && !curtained ? r.hands[String(seat.index)] : null;
+    const known = (r.over || view.state.replay) && !curtained ? r.hands[String(seat.index)] : null;
     if (seat.index !== lifting) {
       if (known) {
         known.forEach((code) => {
@@ -287,7 +268,7 @@ function renderMyHand() {
       const card = face(code);
       if (odd && odd.holder === seat && odd.card === code) card.classList.add("odd");
       // Without motion, the card just drawn is marked while the player looks.
-      if (hold && reducedMotion && hold.card === code) card.classList.add("drawn");
+      if (view.hold && reducedMotion && view.hold.card === code) card.classList.add("drawn");
       return card;
     }),
   );
@@ -313,17 +294,17 @@ function renderGiver() {
   const big = $("giver-hand");
   const buttons = $("giver-buttons");
   const mine = isMyTurn();
-  const giver = state.round.giver;
-  const count = mine ? state.seats[giver].count : 0;
-  if (selected !== null && selected >= count) selected = null;
+  const giver = view.state.round.giver;
+  const count = mine ? view.state.seats[giver].count : 0;
+  if (view.selected !== null && view.selected >= count) view.selected = null;
   // Nobody draws once the match is over, and spectators never do: no controls at all then.
   const controls = drawing();
-  $("player-controls").hidden = !controls && !(playingSeats(state).length && !state.replay);
-  $("giver-group").hidden = !controls || state.round.over;
+  $("player-controls").hidden = !controls && !(playingSeats(view.state).length && !view.state.replay);
+  $("giver-group").hidden = !controls || view.state.round.over;
   $("draw-button").hidden = !controls;
   // Between rounds there is nothing to draw: the bar keeps only the names.
-  $("draw-row").hidden = !controls || state.round.over;
-  $("draw-3d").hidden = !controls || state.round.over;
+  $("draw-row").hidden = !controls || view.state.round.over;
+  $("draw-3d").hidden = !controls || view.state.round.over;
   let label = "";
   if (mine) label = fill(L.giverCards, { giver: seatName(giver) });
   else if (controls) label = L.noGiver;
@@ -335,9 +316,9 @@ function renderGiver() {
   for (let i = 0; i < count; i++) {
     const card = back();
     card.dataset.position = i;
-    if (selected === i) card.classList.add("selected");
+    if (view.selected === i) card.classList.add("selected");
     card.addEventListener("click", () => {
-      if (!justDragged) choose(i);
+      if (!view.justDragged) choose(i);
     });
     big.append(card);
     const button = document.createElement("button");
@@ -346,8 +327,8 @@ function renderGiver() {
     button.dataset.position = i;
     button.textContent = i + 1;
     button.setAttribute("aria-label", fill(L.faceDown, { n: i + 1, total: count }));
-    button.setAttribute("aria-pressed", selected === i ? "true" : "false");
-    button.tabIndex = (selected ?? 0) === i ? 0 : -1;
+    button.setAttribute("aria-pressed", view.selected === i ? "true" : "false");
+    button.tabIndex = (view.selected ?? 0) === i ? 0 : -1;
     button.addEventListener("click", () => choose(i));
     button.addEventListener("keydown", (e) => moveFocus(e, i, count));
     buttons.append(button);
@@ -356,7 +337,7 @@ function renderGiver() {
     const again = buttons.querySelector(`[data-position="${Math.min(Number(focused), count - 1)}"]`);
     if (again) again.focus();
   }
-  for (const id of ["draw-button", "draw-3d"]) $(id).disabled = !(mine && selected !== null);
+  for (const id of ["draw-button", "draw-3d"]) $(id).disabled = !(mine && view.selected !== null);
   $("table-wrap").classList.toggle("my-turn", mine);
   $("table-wrap").dataset.pickFrom = mine ? giver : "";
 }
@@ -377,11 +358,11 @@ function moveFocus(event, i, count) {
 
 function choose(position) {
   if (!isMyTurn()) return;
-  if (selected === position) {
+  if (view.selected === position) {
     drawSelected();
     return;
   }
-  selected = position;
+  view.selected = position;
   for (const el of $("giver-hand").children) {
     el.classList.toggle("selected", Number(el.dataset.position) === position);
   }
@@ -392,14 +373,13 @@ function choose(position) {
 }
 
 function drawSelected() {
-  if (!isMyTurn() || selected === null) return;
-  const card = $("giver-hand").querySelector(`[data-position="${selected}"]`);
-  pendingFrom = card ? card.getBoundingClientRect() : null;
-  send(action("draw", { position: selected }));
-  selected = null;
+  if (!isMyTurn() || view.selected === null) return;
+  const card = $("giver-hand").querySelector(`[data-position="${view.selected}"]`);
+  view.pendingFrom = card ? card.getBoundingClientRect() : null;
+  send(action("draw", { position: view.selected }));
+  view.selected = null;
   for (const id of ["draw-button", "draw-3d"]) $(id).disabled = true;
 }
-let pendingFrom = null; // where your chosen card was, for its flight to your hand
 
 // -- name tags ---------------------------------------------------------------------------------
 
@@ -407,7 +387,7 @@ function tagFor(seat) {
   const tag = document.createElement("div");
   tag.className = `seat-tag ${seat.colour}`;
   tag.dataset.tagSeat = seat.index;
-  const r = state.round;
+  const r = view.state.round;
   if (!r.over && r.drawer === seat.index) tag.classList.add("acting");
   if (!r.over && r.giver === seat.index) tag.classList.add("giving");
   const badge = document.createElement("span");
@@ -417,9 +397,9 @@ function tagFor(seat) {
   text.className = "tag-text";
   const who = document.createElement("span");
   who.className = "who";
-  const you = playingSeats(state).includes(seat.index) && state.room.mode !== "same_device";
-  const computer = seat.kind === "computer" ? computerParts(seat.index, state.room.computer_level) : null;
-  who.textContent = you ? fill(L.youName, { name: nameOf(L, seat, state.room) }) : nameOf(L, seat, state.room);
+  const you = playingSeats(view.state).includes(seat.index) && view.state.room.mode !== "same_device";
+  const computer = seat.kind === "computer" ? computerParts(seat.index, view.state.room.computer_level) : null;
+  who.textContent = you ? fill(L.youName, { name: nameOf(L, seat, view.state.room) }) : nameOf(L, seat, view.state.room);
   const info = document.createElement("span");
   info.className = "info";
   const parts = computer ? [computer.what] : [];
@@ -433,7 +413,7 @@ function tagFor(seat) {
   if (odd && odd.holder === seat.index) {
     ribbon = L.lostNote;
     tag.classList.add("lost");
-    if (state.room.rules && state.room.rules.reverse) {
+    if (view.state.room.rules && view.state.room.rules.reverse) {
       ribbon = L.wonNote;
       tag.classList.replace("lost", "won");
     }
@@ -459,7 +439,7 @@ function tagFor(seat) {
 function strikeMarks(count) {
   const marks = document.createElement("span");
   marks.className = "strikes";
-  const limit = (state.room.rules && state.room.rules.strike_limit) || 3;
+  const limit = (view.state.room.rules && view.state.room.rules.strike_limit) || 3;
   for (let i = 0; i < Math.max(limit, count); i++) {
     const m = document.createElement("span");
     m.className = i < count ? "mark on" : "mark";
@@ -477,7 +457,7 @@ function renderTags() {
   const layer = $("seat-tags");
   layer.replaceChildren();
   $("near-tag").replaceChildren();
-  for (const seat of state.seats) {
+  for (const seat of view.state.seats) {
     const tag = tagFor(seat);
     if (seat.index === near) $("near-tag").append(tag);
     else layer.append(tag);
@@ -495,44 +475,44 @@ function renderTags() {
 // -- the scene: geometry, camera, fit ---------------------------------------------------------
 
 function t3(x, y, z, rest = "") {
-  if (flat) return `translate(${x}px, ${y}px) ${rest.replace(/rotateX\([^)]*\)/g, "")}`;
+  if (view.flat) return `translate(${x}px, ${y}px) ${rest.replace(/rotateX\([^)]*\)/g, "")}`;
   return `translate3d(${x}px, ${y}px, ${z}px) ${rest}`;
 }
 
 function place() {
-  if (!state || !state.round) return;
+  if (!view.state || !view.state.round) return;
   const stage = $("stage");
   const W = stage.clientWidth;
   const H = stage.clientHeight;
   if (!W || !H) return;
-  const n = state.seats.length;
+  const n = view.state.seats.length;
   const near = nearSeat();
   const hand = $("my-hand");
   const pick = $("giver-hand");
-  if (!camera.ready) {
-    Object.assign(camera, defaultCamera(camera.view, W, H, flat), { ready: true });
+  if (!view.camera.ready) {
+    Object.assign(view.camera, defaultCamera(view.camera.view, W, H, view.flat), { ready: true });
   }
-  geo = layoutTable({
-    W, H, n, near, handCount: hand.children.length, pickCount: pick.children.length, tilt: camera.tilt,
-    reserve: state.round.giver !== null && !state.round.over ? state.seats[state.round.giver].count : 0,
+  view.geo = layoutTable({
+    W, H, n, near, handCount: hand.children.length, pickCount: pick.children.length, tilt: view.camera.tilt,
+    reserve: view.state.round.giver !== null && !view.state.round.over ? view.state.seats[view.state.round.giver].count : 0,
   });
-  const D = flat ? Infinity : Math.max(geo.TW, geo.TD) * 1.8;
-  const project = projector({ tilt: camera.tilt, spin: camera.spin, D });
-  settlePick(geo, project);
-  if (pick.children.length) clearPick(geo, project, pickObstacles);
-  if (!dragging) viewFit = fit(geo, project, W, H);
-  const { s, tx, ty } = viewFit;
-  const view = $("view");
-  view.style.perspective = flat ? "none" : `${D}px`;
-  view.style.transform = `translate(${tx}px, ${ty}px) scale(${s})`;
-  $("scene").style.transform = flat ? `rotate(${camera.spin}deg)` : `rotateX(${camera.tilt}deg) rotateZ(${camera.spin}deg)`;
+  const D = view.flat ? Infinity : Math.max(view.geo.TW, view.geo.TD) * 1.8;
+  const project = projector({ tilt: view.camera.tilt, spin: view.camera.spin, D });
+  settlePick(view.geo, project);
+  if (pick.children.length) clearPick(view.geo, project, pickObstacles);
+  if (!view.dragging) view.viewFit = fit(view.geo, project, W, H);
+  const { s, tx, ty } = view.viewFit;
+  const viewEl = $("view");
+  viewEl.style.perspective = view.flat ? "none" : `${D}px`;
+  viewEl.style.transform = `translate(${tx}px, ${ty}px) scale(${s})`;
+  $("scene").style.transform = view.flat ? `rotate(${view.camera.spin}deg)` : `rotateX(${view.camera.tilt}deg) rotateZ(${view.camera.spin}deg)`;
   const table = $("table-top");
-  table.style.setProperty("--tw", `${geo.TW}px`);
-  table.style.setProperty("--td", `${geo.TD}px`);
-  table.style.setProperty("--rim", `${geo.rim}px`);
+  table.style.setProperty("--tw", `${view.geo.TW}px`);
+  table.style.setProperty("--td", `${view.geo.TD}px`);
+  table.style.setProperty("--rim", `${view.geo.rim}px`);
 
   // Your hand, standing at the near rail.
-  const h = geo.hand;
+  const h = view.geo.hand;
   hand.style.width = `${h.maxW}px`;
   hand.style.height = `${h.ch}px`;
   hand.style.transform = t3(h.x - h.maxW / 2, h.y - h.ch, h.z, `rotateX(${-h.lift}rad)`);
@@ -543,7 +523,7 @@ function place() {
   });
 
   // The giver's hand, lifted to you.
-  const p = geo.pick;
+  const p = view.geo.pick;
   pick.style.width = `${p.w}px`;
   pick.style.height = `${p.h}px`;
   pick.style.transform = t3(p.x - p.w / 2, p.y - p.h, p.z, `rotateX(${-p.lift}rad)`);
@@ -558,15 +538,15 @@ function place() {
   });
 
   // Every other hand at its seat.
-  fanBoxes = {};
+  view.fanBoxes = {};
   for (const fan of $("seats-ring").children) {
     const seat = Number(fan.dataset.fanSeat);
-    const spot = seat === near ? nearSpot() : geo.seats[seat];
+    const spot = seat === near ? nearSpot() : view.geo.seats[seat];
     if (!spot) continue;
     const cards = [...fan.children];
     const holder = fan.classList.contains("holder");
     // The odd card, turned up at its holder's place, shows large.
-    const cw = holder && cards.length === 1 ? Math.max(spot.cw * 2, 58 / (viewFit.s || 1)) : spot.cw;
+    const cw = holder && cards.length === 1 ? Math.max(spot.cw * 2, 58 / (view.viewFit.s || 1)) : spot.cw;
     const ch = cw * 1.4;
     const k = cards.length;
     const step = fanStep(cw, spot.maxFan, k);
@@ -585,13 +565,13 @@ function place() {
       y += ((y / len) * (ch - spot.ch)) / 2;
     }
     if (rot === 0) {
-      const inX = geo.TW / 2 - geo.rim - width / 2;
-      const inY = geo.TD / 2 - geo.rim - ch / 2;
+      const inX = view.geo.TW / 2 - view.geo.rim - width / 2;
+      const inY = view.geo.TD / 2 - view.geo.rim - ch / 2;
       x = clamp(x, -Math.max(0, inX), Math.max(0, inX));
       y = clamp(y, -Math.max(0, inY), Math.max(0, inY));
     }
     fan.style.transform = t3(x - width / 2, y - ch / 2, spot.z, `rotate(${rot}deg)`);
-    fanBoxes[seat] = { x, y, w: width, h: ch, rot, holder, cards: k };
+    view.fanBoxes[seat] = { x, y, w: width, h: ch, rot, holder, cards: k };
     cards.forEach((card, i) => {
       card.style.width = `${cw}px`;
       card.style.left = `${i * step}px`;
@@ -601,21 +581,19 @@ function place() {
 
   // The pile in the middle, and the card set aside beside it.
   const pileEl = $("pile");
-  const pl = geo.pile;
+  const pl = view.geo.pile;
   pileEl.style.setProperty("--cw", `${pl.cw}px`);
   pileEl.style.transform = t3(pl.x - pl.cw, pl.y - pl.ch / 2, pl.z);
   const aside = $("set-aside");
-  const acw = Math.max(pl.cw * 1.5, 54 / (viewFit.s || 1));
+  const acw = Math.max(pl.cw * 1.5, 54 / (view.viewFit.s || 1));
   aside.style.setProperty("--cw", `${acw}px`);
   // Between the pile and your seat: nothing else lies there once the round is over.
-  asideBox = { x: pl.x, y: pl.y + pl.ch / 2 + (acw * 1.4) / 2 + 10, w: acw, h: acw * 1.4, rot: 0 };
-  aside.style.transform = t3(asideBox.x - acw / 2, asideBox.y - (acw * 1.4) / 2, 2);
+  view.asideBox = { x: pl.x, y: pl.y + pl.ch / 2 + (acw * 1.4) / 2 + 10, w: acw, h: acw * 1.4, rot: 0 };
+  aside.style.transform = t3(view.asideBox.x - acw / 2, view.asideBox.y - (acw * 1.4) / 2, 2);
 
   placeTags(project, W, H);
 }
 
-let fanBoxes = {};
-let asideBox = null;
 
 // How far apart the k cards of a hand at its seat lie: overlapping, within its room.
 function fanStep(cw, maxFan, k) {
@@ -626,15 +604,15 @@ function fanStep(cw, maxFan, k) {
 // place (as place() lays it out below) and the pile.
 function pickObstacles(g) {
   const boxes = [];
-  for (const seat of state.seats) {
+  for (const seat of view.state.seats) {
     const spot = g.seats[seat.index];
-    if (!spot || seat.index === state.round.giver || !seat.count) continue;
+    if (!spot || seat.index === view.state.round.giver || !seat.count) continue;
     const k = seat.count;
     const step = fanStep(spot.cw, spot.maxFan, k);
     boxes.push(lyingCorners({ x: spot.x, y: spot.y, w: spot.cw + step * (k - 1), h: spot.ch, rot: spot.rot }));
   }
   const pl = g.pile;
-  if (state.round.discards.length) {
+  if (view.state.round.discards.length) {
     // Its pairs lie scattered and turned: a box round all of them.
     boxes.push(lyingCorners({ x: pl.x + pl.cw * 0.3, y: pl.y, w: pl.cw * 2.7, h: pl.ch * 1.4, rot: 0 }));
   }
@@ -655,16 +633,16 @@ function lyingCorners({ x, y, w, h, rot }) {
 
 /** Where the near seat's cards lie when they are not the big hand (a spectator's view). */
 function nearSpot() {
-  const cw = geo.seats && Object.values(geo.seats)[0] ? Object.values(geo.seats)[0].cw * 1.3 : 40;
+  const cw = view.geo.seats && Object.values(view.geo.seats)[0] ? Object.values(view.geo.seats)[0].cw * 1.3 : 40;
   return {
-    x: 0, y: geo.TD / 2 - geo.rim - cw * 0.9, z: 1, rot: 0, cw, ch: cw * 1.4, maxFan: cw * 4,
-    anchor: [0, geo.TD / 2, 0],
+    x: 0, y: view.geo.TD / 2 - view.geo.rim - cw * 0.9, z: 1, rot: 0, cw, ch: cw * 1.4, maxFan: cw * 4,
+    anchor: [0, view.geo.TD / 2, 0],
   };
 }
 
 function toStage(project, point, W, H) {
   const [px, py] = project(point);
-  return [W / 2 + viewFit.tx + viewFit.s * px, H / 2 + viewFit.ty + viewFit.s * py];
+  return [W / 2 + view.viewFit.tx + view.viewFit.s * px, H / 2 + view.viewFit.ty + view.viewFit.s * py];
 }
 
 function screenBox(project, corners, W, H) {
@@ -680,16 +658,16 @@ function placeTags(project, W, H) {
   const layer = $("seat-tags");
   // A crowded table on a phone: the tags keep to the badge and the name, so each one fits
   // beside its fan (the rest is still there for screen readers, and in the seats panel).
-  const compact = state.seats.length >= 5 && W < 480;
+  const compact = view.state.seats.length >= 5 && W < 480;
   layer.classList.toggle("compact", compact);
   for (const info of layer.querySelectorAll(".seat-tag .info")) info.classList.toggle("visually-hidden", compact);
   const boxes = [];
   for (const tag of layer.children) {
     let point;
     if (tag.classList.contains("caption")) {
-      point = [asideBox.x, asideBox.y + asideBox.h / 2 + 12, 0];
+      point = [view.asideBox.x, view.asideBox.y + view.asideBox.h / 2 + 12, 0];
     } else {
-      const spot = geo.seats[Number(tag.dataset.tagSeat)];
+      const spot = view.geo.seats[Number(tag.dataset.tagSeat)];
       if (!spot) continue;
       point = spot.anchor;
     }
@@ -709,15 +687,15 @@ function placeTags(project, W, H) {
   const obstacles = [];
   const fanObstacles = {};
   const hand = $("my-hand");
-  if (hand.children.length && geo) {
-    obstacles.push(screenBox(project, standingCorners(geo.hand, geo.hand.w, geo.hand.ch), W, H));
+  if (hand.children.length && view.geo) {
+    obstacles.push(screenBox(project, standingCorners(view.geo.hand, view.geo.hand.w, view.geo.hand.ch), W, H));
   }
   if ($("giver-hand").children.length) {
-    obstacles.push(screenBox(project, standingCorners(geo.pick, geo.pick.w, geo.pick.h), W, H));
+    obstacles.push(screenBox(project, standingCorners(view.geo.pick, view.geo.pick.w, view.geo.pick.h), W, H));
   }
   // Every hand at its seat stays in sight (face up in replays and at a round's end, the
   // odd card at its holder's), and so does the card set aside: a tag rests beside its fan.
-  for (const [seat, box] of Object.entries(fanBoxes)) {
+  for (const [seat, box] of Object.entries(view.fanBoxes)) {
     if (!box.w || !box.cards) continue;
     // A little room round it: its cards fan out a few degrees beyond the box.
     const r = screenBox(project, lyingCorners(box), W, H);
@@ -725,10 +703,10 @@ function placeTags(project, W, H) {
     obstacles.push(around);
     fanObstacles[seat] = around;
   }
-  if (!$("set-aside").hidden && asideBox) obstacles.push(screenBox(project, lyingCorners(asideBox), W, H));
+  if (!$("set-aside").hidden && view.asideBox) obstacles.push(screenBox(project, lyingCorners(view.asideBox), W, H));
   // The pile, too, when there is one.
-  if (geo.pile && state.round.discards.length) {
-    const pl = geo.pile;
+  if (view.geo.pile && view.state.round.discards.length) {
+    const pl = view.geo.pile;
     obstacles.push(screenBox(project, lyingCorners({ x: pl.x + pl.cw * 0.3, y: pl.y, w: pl.cw * 2.4, h: pl.ch * 1.15, rot: 0 }), W, H));
   }
   // What floats over the table's corners: the view switch, the spectators count.
@@ -752,53 +730,51 @@ function sizeArea() {
 }
 
 // Camera moves: the angled and top-down views glide; a drag turns the table under you.
-let tween = null;
-let justDragged = false;
 function moveCamera(target) {
-  camera.custom = false;
-  if (reducedMotion || flat) {
-    Object.assign(camera, target);
+  view.camera.custom = false;
+  if (reducedMotion || view.flat) {
+    Object.assign(view.camera, target);
     place();
     return;
   }
-  const from = { tilt: camera.tilt, spin: camera.spin };
+  const from = { tilt: view.camera.tilt, spin: view.camera.spin };
   const start = performance.now();
-  cancelAnimationFrame(tween);
+  cancelAnimationFrame(view.tween);
   const step = (now) => {
     const t = clamp((now - start) / 450, 0, 1);
     const e = t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
-    camera.tilt = from.tilt + (target.tilt - from.tilt) * e;
-    camera.spin = from.spin + (target.spin - from.spin) * e;
+    view.camera.tilt = from.tilt + (target.tilt - from.tilt) * e;
+    view.camera.spin = from.spin + (target.spin - from.spin) * e;
     place();
-    if (t < 1) tween = requestAnimationFrame(step);
+    if (t < 1) view.tween = requestAnimationFrame(step);
   };
-  tween = requestAnimationFrame(step);
+  view.tween = requestAnimationFrame(step);
 }
 
-function setView(view) {
-  camera.view = view;
-  $("table-wrap").dataset.view = view;
+function setView(name) {
+  view.camera.view = name;
+  $("table-wrap").dataset.view = name;
   for (const b of document.querySelectorAll(".view-switch button")) {
-    b.setAttribute("aria-pressed", b.dataset.view === view ? "true" : "false");
+    b.setAttribute("aria-pressed", b.dataset.view === name ? "true" : "false");
   }
   const stage = $("stage");
-  moveCamera(defaultCamera(view, stage.clientWidth, stage.clientHeight, flat));
+  moveCamera(defaultCamera(name, stage.clientWidth, stage.clientHeight, view.flat));
 }
 
 // -- the words around the table -------------------------------------------------------------
 
 function renderStatus() {
-  const r = state.round;
+  const r = view.state.round;
   let text;
-  const end = ending(L, state);
+  const end = ending(L, view.state);
   if (end) {
     text = end.text;
   } else if (r.over) {
     text = fill(L.roundOver, { n: r.number });
   } else if (isMyTurn()) {
-    text = counted("yourTurn", { giver: seatName(r.giver), n: state.seats[r.giver].count });
+    text = counted("yourTurn", { giver: seatName(r.giver), n: view.state.seats[r.giver].count });
   } else {
-    const drawer = state.seats[r.drawer];
+    const drawer = view.state.seats[r.drawer];
     text = fill(drawer.played_by_computer ? L.computerTurn : L.theirTurn, { drawer: seatName(r.drawer), giver: seatName(r.giver) });
   }
   const line = $("status-line");
@@ -810,7 +786,7 @@ function renderPanel() {
   const table = $("seat-table");
   const head = table.tHead.rows[0];
   // A single round keeps no score: no points or strikes column then.
-  const single = Boolean((state.room.rules || {}).single_round) || !state.match;
+  const single = Boolean((view.state.room.rules || {}).single_round) || !view.state.match;
   const columns = strikes() ? [L.seatCol, L.cardsCol, L.strikesCol] : [L.seatCol, L.cardsCol, L.placeCol, L.pointsCol];
   if (single) columns.pop();
   if (head.dataset.columns !== columns.join("|")) {
@@ -823,9 +799,9 @@ function renderPanel() {
     }));
   }
   table.tBodies[0].replaceChildren(
-    ...state.seats.map((seat) => {
+    ...view.state.seats.map((seat) => {
       const tr = document.createElement("tr");
-      if (!state.round.over && state.round.drawer === seat.index) tr.className = "acting";
+      if (!view.state.round.over && view.state.round.drawer === seat.index) tr.className = "acting";
       tr.dataset.seat = seat.index;
       const cells = strikes()
         ? [seatCell(seat), seat.count, seat.score]
@@ -840,7 +816,7 @@ function renderPanel() {
     }),
   );
   const list = $("round-list");
-  const rounds = state.match ? state.match.rounds : [];
+  const rounds = view.state.match ? view.state.match.rounds : [];
   list.replaceChildren(
     ...rounds.map((r) => {
       const li = document.createElement("li");
@@ -853,7 +829,7 @@ function renderPanel() {
     }),
   );
   $("rounds-title").hidden = !rounds.length;
-  const spectator = !playingSeats(state).length || state.replay;
+  const spectator = !playingSeats(view.state).length || view.state.replay;
   $("table-settings").hidden = spectator;
 }
 
@@ -869,7 +845,7 @@ function seatCell(seat) {
   const name = document.createElement("span");
   name.className = "seat-name";
   name.textContent = seatName(seat.index);
-  const second = [seatWhat(seat, state.room), ...seatNotes(seat)].filter(Boolean).join(" · ");
+  const second = [seatWhat(seat, view.state.room), ...seatNotes(seat)].filter(Boolean).join(" · ");
   const words = document.createElement("span");
   words.className = "seat-words";
   words.append(name);
@@ -885,9 +861,9 @@ function seatCell(seat) {
 
 function renderResult() {
   const box = $("result");
-  const r = state.round;
-  const end = ending(L, state);
-  const inHold = Boolean(hold);
+  const r = view.state.round;
+  const end = ending(L, view.state);
+  const inHold = Boolean(view.hold);
   if ((!r.over && !end) || inHold) {
     box.hidden = true;
     $("status-line").classList.remove("covered");
@@ -896,7 +872,7 @@ function renderResult() {
   const wasHidden = box.hidden;
   box.hidden = false;
   $("status-line").classList.add("covered");
-  const verdict = roundVerdict(L, state);
+  const verdict = roundVerdict(L, view.state);
   const head = $("result-verdict");
   head.textContent = verdict ? verdict.text : "";
   head.hidden = !verdict;
@@ -907,10 +883,10 @@ function renderResult() {
   const list = $("result-ranking");
   list.classList.toggle("by-strikes", strikes());
   list.replaceChildren(
-    ...(end && playedOut() ? standings(state) : []).map((row) => {
+    ...(end && playedOut() ? standings(view.state) : []).map((row) => {
       const li = document.createElement("li");
       // Short: the seat's colour (and "you"), by its lettered badge; the names are on the tags.
-      const seat = state.seats[row.seat];
+      const seat = view.state.seats[row.seat];
       const who = document.createElement("span");
       who.className = `who ${seat.colour}`;
       const badge = document.createElement("span");
@@ -926,7 +902,7 @@ function renderResult() {
         place.className = "place";
         place.textContent = placeName(L, row.place);
         li.append(place);
-        score.textContent = (state.room.rules || {}).single_round ? "" : plural(L, "points", row.score);
+        score.textContent = (view.state.room.rules || {}).single_round ? "" : plural(L, "points", row.score);
       } else {
         score.append(strikeMarks(row.score));
       }
@@ -946,7 +922,7 @@ function renderResult() {
   actions.replaceChildren();
   // Only players who still play a seat go on: a rematch once the match is over, else the
   // next round. Spectators and players who left get no button.
-  if (playingSeats(state).length && !state.replay) {
+  if (playingSeats(view.state).length && !view.state.replay) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "primary";
@@ -962,7 +938,7 @@ function renderResult() {
   // Move focus to the result when it appears during play, not when a page opens on it; a
   // page scrolled down (to the panel's Resign button) comes back up to the room's title,
   // below the sticky header, so the title, the status and the result all show.
-  if (wasHidden && !firstRender) {
+  if (wasHidden && !view.firstRender) {
     const head = document.querySelector(".room-head");
     if (head && head.getBoundingClientRect().top < stickyBottom()) head.scrollIntoView({ block: "start" });
     box.focus({ preventScroll: true });
@@ -978,14 +954,14 @@ function stickyBottom() {
 // Standings mean something only for a match played to its end: not one that a
 // resignation, an abandoned room or everyone leaving cut short.
 function playedOut() {
-  return !state.match.ended_by && state.match.rounds.length > 0;
+  return !view.state.match.ended_by && view.state.match.rounds.length > 0;
 }
 
 function renderSeatActions() {
   const box = $("seat-actions");
   box.replaceChildren();
-  if (!drawing() || state.room.status !== "playing" || state.room.mode === "same_device") return;
-  const two = state.seats.length === 2;
+  if (!drawing() || view.state.room.status !== "playing" || view.state.room.mode === "same_device") return;
+  const two = view.state.seats.length === 2;
   const button = document.createElement("button");
   button.type = "button";
   button.textContent = two ? L.resign : L.leave;
@@ -998,8 +974,8 @@ function renderSeatActions() {
 }
 
 function curtainNeeded() {
-  return state.room.mode === "same_device" && state.acting !== null && curtainFor !== state.acting
-    && !state.round.over && !hold;
+  return view.state.room.mode === "same_device" && view.state.acting !== null && view.curtainFor !== view.state.acting
+    && !view.state.round.over && !view.hold;
 }
 
 function renderCurtain() {
@@ -1007,9 +983,9 @@ function renderCurtain() {
   const needed = curtainNeeded();
   curtain.hidden = !needed;
   if (!needed) return;
-  const who = colours[state.acting];
-  $("curtain-badge").textContent = letters[state.acting];
-  $("curtain-badge").className = `badge ${state.seats[state.acting].colour}`;
+  const who = colours[view.state.acting];
+  $("curtain-badge").textContent = letters[view.state.acting];
+  $("curtain-badge").className = `badge ${view.state.seats[view.state.acting].colour}`;
   $("curtain-text").textContent = fill(L.curtain, { seat: who });
   $("curtain-button").textContent = fill(L.curtainButton, { seat: who });
 }
@@ -1024,8 +1000,8 @@ function announce(text) {
 
 function describe(event) {
   const visibleCard = event.card ? nameCard(event.card) : null;
-  const playing = playingSeats(state);
-  const personal = state.room.mode !== "same_device";
+  const playing = playingSeats(view.state);
+  const personal = view.state.room.mode !== "same_device";
   let text;
   if (personal && playing.includes(event.drawer) && visibleCard) {
     text = event.paired
@@ -1094,9 +1070,9 @@ function pileRect() {
 // Before the new state is drawn: where the drawn card leaves from.
 function flightSource(event) {
   if (!event || event.kind !== "draw") return null;
-  if (pendingFrom) {
-    const from = pendingFrom;
-    pendingFrom = null;
+  if (view.pendingFrom) {
+    const from = view.pendingFrom;
+    view.pendingFrom = null;
     return from;
   }
   return seatRect(event.giver, event.position);
@@ -1109,7 +1085,7 @@ function animateDraw(event, from, mine) {
   // Into a hand lifted for you to pick from, the card goes face down to its middle: where
   // it really went is the drawer's secret.
   const lifted = $("table-wrap").dataset.pickFrom === String(event.drawer);
-  const known = event.card && playingSeats(state).includes(event.giver) && !lifted;
+  const known = event.card && playingSeats(view.state).includes(event.giver) && !lifted;
   const card = known ? face(event.card) : back();
   const pick = $("giver-hand").children;
   const to = lifted && pick.length ? pick[Math.floor(pick.length / 2)].getBoundingClientRect() : seatRect(event.drawer);
@@ -1126,13 +1102,13 @@ function animateDraw(event, from, mine) {
 // the hand, then a pair leaves for the middle, then the hand is shuffled, visibly. A card
 // drawn from the player visibly leaves the hand first. Resolves when it is done.
 async function playHandSequence(previous, event, from, seat) {
-  if (reducedMotion || handBusy || !previous || !previous.round) return;
+  if (reducedMotion || view.handBusy || !previous || !previous.round) return;
   const before = previous.round.hands[String(seat)];
   const mine = event.drawer === seat && event.card;
   if (!before || !(mine || event.giver === seat)) return;
   const hand = $("my-hand");
   const cards = before.map(face);
-  handBusy = true;
+  view.handBusy = true;
   try {
     if (mine) {
       const arrived = face(event.card);
@@ -1152,7 +1128,7 @@ async function playHandSequence(previous, event, from, seat) {
         }
         await wait(480);
       }
-      handBusy = false;
+      view.handBusy = false;
       renderMyHand();
       place();
       hand.classList.add("shuffling");
@@ -1170,8 +1146,8 @@ async function playHandSequence(previous, event, from, seat) {
       await wait(480);
     }
   } finally {
-    if (handBusy) {
-      handBusy = false;
+    if (view.handBusy) {
+      view.handBusy = false;
       renderMyHand();
       place();
     }
@@ -1183,16 +1159,15 @@ async function playHandSequence(previous, event, from, seat) {
 // -- telemetry: what kind of games are finished, and where things fail -----------------
 
 const startedAt = Date.now();
-let reportedMatch = null;
 
 function gameFields() {
-  const rules = state.room.rules || {};
+  const rules = view.state.room.rules || {};
   const length = rules.scoring === "points" ? String(rules.rounds) : (rules.single_round ? "single" : "strikes");
   return {
-    variant: state.room.variant, mode: state.room.mode,
-    level: state.room.mode === "computer" ? state.room.computer_level : "none",
-    seats: String(state.room.seat_count), match_length: length,
-    jiji: state.room.variant === "jijinuki" ? "yes" : "no",
+    variant: view.state.room.variant, mode: view.state.room.mode,
+    level: view.state.room.mode === "computer" ? view.state.room.computer_level : "none",
+    seats: String(view.state.room.seat_count), match_length: length,
+    jiji: view.state.room.variant === "jijinuki" ? "yes" : "no",
   };
 }
 
@@ -1200,13 +1175,13 @@ function gameFields() {
 // page of the first seat whose player is still at the table (every page works that out
 // from the same state); a reload never sends a start twice.
 function reportingSeat() {
-  if (state.room.mode !== "friends") return state.you[0];
-  const present = state.seats.find((s) => s.kind === "human" && !s.played_by_computer && !s.away);
+  if (view.state.room.mode !== "friends") return view.state.you[0];
+  const present = view.state.seats.find((s) => s.kind === "human" && !s.played_by_computer && !s.away);
   return present ? present.index : null;
 }
 
 function sendOnce(kind, fields) {
-  const key = `telemetry:${kind}:${state.room.code}/${state.match.number}`;
+  const key = `telemetry:${kind}:${view.state.room.code}/${view.state.match.number}`;
   try {
     if (sessionStorage.getItem(key)) return;
     if (telemetry.send(kind, fields)) sessionStorage.setItem(key, "1");
@@ -1216,34 +1191,33 @@ function sendOnce(kind, fields) {
 }
 
 function reportGame(previous) {
-  if (state.replay || !state.match || !state.you.length) return;
-  if (!state.you.includes(reportingSeat())) return;
-  const key = `${state.room.code}/${state.match.number}`;
-  const fresh = !previous && state.match.rounds.length === 0 && state.round && state.round.draws === 0;
-  if (fresh || (state.event && state.event.kind === "match_started")) {
+  if (view.state.replay || !view.state.match || !view.state.you.length) return;
+  if (!view.state.you.includes(reportingSeat())) return;
+  const key = `${view.state.room.code}/${view.state.match.number}`;
+  const fresh = !previous && view.state.match.rounds.length === 0 && view.state.round && view.state.round.draws === 0;
+  if (fresh || (view.state.event && view.state.event.kind === "match_started")) {
     sendOnce("game_started", gameFields());
   }
-  if (state.match.over && reportedMatch !== key && previous && !previous.match?.over) {
-    reportedMatch = key;
+  if (view.state.match.over && view.reportedMatch !== key && previous && !previous.match?.over) {
+    view.reportedMatch = key;
     const mine = reportingSeat();
-    const how = state.match.ended_by && state.match.ended_by.how;
+    const how = view.state.match.ended_by && view.state.match.ended_by.how;
     let result = "placed";
     if (how === "abandoned" || how === "everyone_left") result = "abandoned";
-    else if ((state.match.winners || []).includes(mine)) result = "won";
-    else if ((state.match.losers || []).includes(mine)) result = "lost";
+    else if ((view.state.match.winners || []).includes(mine)) result = "won";
+    else if ((view.state.match.losers || []).includes(mine)) result = "lost";
     const minutes = (Date.now() - startedAt) / 60000;
-    const draws = state.round ? state.round.draws : 0;
+    const draws = view.state.round ? view.state.round.draws : 0;
     sendOnce("game_finished", { ...gameFields(), result,
       duration: minutes < 1 ? "<1m" : minutes < 3 ? "1-3m" : minutes < 10 ? "3-10m" : minutes < 30 ? "10-30m" : ">30m",
       draws: draws < 20 ? "<20" : draws < 50 ? "20-50" : draws < 100 ? "50-100" : ">100" });
   }
 }
 
-let pendingConnection = null; // the socket may open before the first state arrives
 
 function reportConnection(detail) {
-  if (!state) { pendingConnection = detail; return; }
-  if (state.room.mode !== "friends" || state.replay) return;
+  if (!view.state) { view.pendingConnection = detail; return; }
+  if (view.state.room.mode !== "friends" || view.state.replay) return;
   telemetry.send("connection", { ...gameFields(), connected: detail.ok ? "yes" : "no",
     reconnects: Math.min(detail.reconnects, 50) });
 }
@@ -1252,65 +1226,65 @@ document.addEventListener("table-connection", (e) => reportConnection(e.detail))
 // Same device: after your own draw you see the card arrive, the pair leave and the
 // shuffle; only then does the curtain fall for the next player.
 function holdAfterDraw(previous, event) {
-  if (state.room.mode !== "same_device" || !previous || !previous.round || event.kind !== "draw") return false;
+  if (view.state.room.mode !== "same_device" || !previous || !previous.round || event.kind !== "draw") return false;
   const seat = event.drawer;
-  if (curtainFor !== seat || previous.acting !== seat || !event.card) return false;
+  if (view.curtainFor !== seat || previous.acting !== seat || !event.card) return false;
   const before = previous.round.hands[String(seat)] || [];
   const gone = event.paired ? event.discarded : [];
   const after = [...before, event.card];
   for (const code of gone) after.splice(after.indexOf(code), 1);
   // The server shuffled the hand; this page only shows it for a moment, so any order does.
-  hold = { seat, hand: after, card: event.paired ? null : event.card };
+  view.hold = { seat, hand: after, card: event.paired ? null : event.card };
   return true;
 }
 
 document.addEventListener("table-state", async (e) => {
-  const previous = state;
+  const previous = view.state;
   const event = e.detail.event;
-  const fresh = event && previous && `${e.detail.version}` !== lastEventKey
+  const fresh = event && previous && `${e.detail.version}` !== view.lastEventKey
     && (!e.detail.replay || e.detail.version === previous.version + 1);
   const from = fresh ? flightSource(event) : null;
   const handSeat = previous ? myHandSeat() : null;
-  state = e.detail;
-  if (previous && previous.version !== state.version) selected = null;
-  for (const s of state.you) if (state.seats[s] && state.seats[s].left) leftSeats.add(s);
+  view.state = e.detail;
+  if (previous && previous.version !== view.state.version) view.selected = null;
+  for (const s of view.state.you) if (view.state.seats[s] && view.state.seats[s].left) view.leftSeats.add(s);
   if (event && event.kind === "seat_left" && previous) {
-    for (const s of event.seats || []) if (previous.you.includes(s)) leftSeats.add(s);
+    for (const s of event.seats || []) if (previous.you.includes(s)) view.leftSeats.add(s);
   }
   const holding = fresh && holdAfterDraw(previous, event);
-  if (state.replay) $("table-area").classList.add("replay");
+  if (view.state.replay) $("table-area").classList.add("replay");
   render();
-  if (!state.replay) showSpectators(state.spectators || 0);
-  if (!previous && !state.replay) reportEnvironment();
-  if (!previous && pendingConnection) { reportConnection(pendingConnection); pendingConnection = null; }
+  if (!view.state.replay) showSpectators(view.state.spectators || 0);
+  if (!previous && !view.state.replay) reportEnvironment();
+  if (!previous && view.pendingConnection) { reportConnection(view.pendingConnection); view.pendingConnection = null; }
   reportGame(previous);
   // The giver's hand lifts towards you when your turn comes.
   liftPick(previous);
   if (fresh) {
-    lastEventKey = `${state.version}`;
+    view.lastEventKey = `${view.state.version}`;
     if (event.kind === "draw") {
-      const mine = handSeat !== null && event.drawer === handSeat && Boolean(event.card) && !state.replay;
+      const mine = handSeat !== null && event.drawer === handSeat && Boolean(event.card) && !view.state.replay;
       animateDraw(event, from, mine);
       const text = describe(event);
       setLastMove(text);
-      if (state.round && state.round.over) {
+      if (view.state.round && view.state.round.over) {
         announce(`${text} ${$("result-odd").textContent} ${$("result-match").textContent}`);
       } else {
         announce(text);
       }
-      if (handSeat !== null && !state.replay) {
+      if (handSeat !== null && !view.state.replay) {
         const sequence = playHandSequence(previous, event, from, handSeat);
         if (holding) {
           await Promise.all([sequence, wait(reducedMotion ? 1400 : 600)]);
-          hold = null;
-          if (state) render();
+          view.hold = null;
+          if (view.state) render();
         }
       } else if (holding) {
-        hold = null;
+        view.hold = null;
         render();
       }
     } else if (event.kind === "seat_left") {
-      const text = youLeft() && (event.seats || []).every((s) => leftSeats.has(s))
+      const text = youLeft() && (event.seats || []).every((s) => view.leftSeats.has(s))
         ? L.youLeft
         : (event.seats || []).map((s) => fill(L.seatLeft, { seat: seatName(s) })).join(" ");
       setLastMove(text);
@@ -1318,8 +1292,8 @@ document.addEventListener("table-state", async (e) => {
     }
   }
   // A match that ends without a last draw (a resignation, an abandoned room) says so too.
-  const end = ending(L, state);
-  if (end && previous && previous.match && !previous.match.over && previous.match.number === state.match.number
+  const end = ending(L, view.state);
+  if (end && previous && previous.match && !previous.match.over && previous.match.number === view.state.match.number
       && !(event && event.kind === "draw")) {
     setLastMove(end.cause || end.outcome);
     announce(end.text);
@@ -1328,21 +1302,21 @@ document.addEventListener("table-state", async (e) => {
 
 function liftPick(previous) {
   const pick = $("giver-hand");
-  const key = isMyTurn() ? `${state.match?.number}/${state.round.number}/${state.round.draws}` : null;
-  if (!key || key === pickShownFor) {
-    pickShownFor = key;
+  const key = isMyTurn() ? `${view.state.match?.number}/${view.state.round.number}/${view.state.round.draws}` : null;
+  if (!key || key === view.pickShownFor) {
+    view.pickShownFor = key;
     return;
   }
-  pickShownFor = key;
-  if (reducedMotion || !previous || flat) return;
-  const from = document.querySelector(`[data-fan-seat="${state.round.giver}"]`);
+  view.pickShownFor = key;
+  if (reducedMotion || !previous || view.flat) return;
+  const from = document.querySelector(`[data-fan-seat="${view.state.round.giver}"]`);
   if (!from || !pick.children.length) return;
   // From the giver's place to the middle of your side, rising.
   const a = from.getBoundingClientRect();
   const b = pick.getBoundingClientRect();
   const dx = a.left + a.width / 2 - (b.left + b.width / 2);
   const dy = a.top + a.height / 2 - (b.top + b.height / 2);
-  const s = viewFit.s || 1;
+  const s = view.viewFit.s || 1;
   pick.animate(
     [{ translate: `${dx / s}px ${dy / s}px`, scale: 0.45, opacity: 0.4 }, { translate: "0 0", scale: 1, opacity: 1 }],
     { duration: 420, easing: "cubic-bezier(.2,.7,.3,1)" },
@@ -1374,7 +1348,7 @@ document.addEventListener("table-message", (e) => {
 
 for (const id of ["draw-button", "draw-3d"]) $(id).addEventListener("click", drawSelected);
 $("curtain-button").addEventListener("click", () => {
-  curtainFor = state.acting;
+  view.curtainFor = view.state.acting;
   render();
   $("giver-buttons").querySelector("button")?.focus({ preventScroll: true });
 });
@@ -1388,16 +1362,16 @@ const DRAG_TURN = 5; // degrees, at most
   const stage = $("stage");
   let start = null;
   stage.addEventListener("pointerdown", (e) => {
-    if (flat || e.button > 0) return;
-    start = { x: e.clientX, y: e.clientY, spin: camera.spin, moved: false };
+    if (view.flat || e.button > 0) return;
+    start = { x: e.clientX, y: e.clientY, spin: view.camera.spin, moved: false };
   });
   const release = () => {
     if (start && start.moved) {
-      justDragged = true; // the click this release makes is not a choice of card
-      setTimeout(() => { justDragged = false; }, 0);
-      dragging = false;
+      view.justDragged = true; // the click this release makes is not a choice of card
+      setTimeout(() => { view.justDragged = false; }, 0);
+      view.dragging = false;
       // The table springs back to the view it was in.
-      moveCamera(defaultCamera(camera.view, stage.clientWidth, stage.clientHeight, flat));
+      moveCamera(defaultCamera(view.camera.view, stage.clientWidth, stage.clientHeight, view.flat));
     }
     start = null;
   };
@@ -1410,22 +1384,22 @@ const DRAG_TURN = 5; // degrees, at most
     if (!start.moved && Math.hypot(dx, dy) < 8) return;
     if (!start.moved) {
       start.moved = true;
-      camera.custom = true;
-      dragging = true;
-      cancelAnimationFrame(tween);
+      view.camera.custom = true;
+      view.dragging = true;
+      cancelAnimationFrame(view.tween);
     }
     // A nudge, not a new view: a few degrees at most, less and less as the drag goes on,
     // and never tilted (your own hand would run off the screen).
-    camera.spin = start.spin + DRAG_TURN * Math.tanh(dx / 200);
+    view.camera.spin = start.spin + DRAG_TURN * Math.tanh(dx / 200);
     requestAnimationFrame(place);
   });
 })();
 
 new ResizeObserver(() => {
-  if (!state) return;
-  if (!camera.custom) {
+  if (!view.state) return;
+  if (!view.camera.custom) {
     const stage = $("stage");
-    Object.assign(camera, defaultCamera(camera.view, stage.clientWidth, stage.clientHeight, flat));
+    Object.assign(view.camera, defaultCamera(view.camera.view, stage.clientWidth, stage.clientHeight, view.flat));
   }
   place();
 }).observe($("stage"));
@@ -1445,15 +1419,14 @@ function chooseMode() {
     }
   }
   document.documentElement.dataset.tableMode = ok ? "3d" : "flat";
-  flat = !ok;
-  fellBack = !ok && !forced;
+  view.flat = !ok;
+  view.fellBack = !ok && !forced;
 }
-let fellBack = false;
 chooseMode();
 
 // Once per page: whether 3D failed, and how fast the page draws (frames per second).
 function reportEnvironment() {
-  if (fellBack) telemetry.send("view_3d_failed", gameFields());
+  if (view.fellBack) telemetry.send("view_3d_failed", gameFields());
   let frames = 0;
   const start = performance.now();
   const tick = (now) => {
