@@ -14,17 +14,10 @@ import {
 } from "./scene.js";
 import * as telemetry from "./telemetry.js";
 import { computerParts, counted, fill, seatWhat } from "./words.js";
+import { $, CL, colours, L, letters, reducedMotion, wait } from "./table/page.js";
 import { view } from "./table/view.js";
 import "./pointing.js"; // the drawer's hover, live
 import "./reactions.js"; // reactions and computer faces at the name tags
-
-const L = document.getElementById("table-labels").dataset;
-const CL = document.getElementById("card-labels").dataset;
-const $ = (id) => document.getElementById(id);
-const colours = L.colours.split("|");
-const letters = L.letters.split("|");
-const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-const wait = (ms) => new Promise((done) => setTimeout(done, ms));
 
 function send(message) {
   const socket = window.tableSocket;

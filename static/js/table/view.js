@@ -2,7 +2,6 @@
 // about it between states (the card chosen, the same device's curtain and hold, the camera,
 // the scene's fit, the motion running). Every module of the table reads and writes it here.
 
-
 export const view = {
   state: null,
   selected: null, // position chosen in the giver's hand
