@@ -14,25 +14,11 @@ import {
 } from "./scene.js";
 import * as telemetry from "./telemetry.js";
 import { computerParts, counted, fill, seatWhat } from "./words.js";
+import { action, send } from "./table/actions.js";
 import { $, CL, colours, L, letters, reducedMotion, wait } from "./table/page.js";
 import { view } from "./table/view.js";
 import "./pointing.js"; // the drawer's hover, live
 import "./reactions.js"; // reactions and computer faces at the name tags
-
-function send(message) {
-  const socket = window.tableSocket;
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-}
-
-// An action names the move it answers, as this page saw it (docs/protocol.md): the match,
-// for a draw or the next round also the round, and for a draw the draws made so far. So a
-// presence change or a spectator never makes a click stale, and a double click is refused.
-function action(type, extra = {}) {
-  const payload = { type, match: view.state.match.number };
-  if (type === "draw" || type === "next_round") payload.round = view.state.round.number;
-  if (type === "draw") payload.draw = view.state.round.draws;
-  return { ...payload, ...extra };
-}
 
 // -- words ----------------------------------------------------------------------------------
 
