@@ -4,10 +4,8 @@
 // Geometry lives in scene.js, ending texts in ending.js, cards in cards.js. Every string
 // comes from the templates (#table-labels, #card-labels), so the page's language is used.
 
-import { cardBack, cardFace, cardName } from "./cards.js";
 import {
-  displayName as nameOf, ending, placeName, playingSeats, plural, roundVerdict, seatName as nameAt,
-  seatResult, standings,
+  displayName as nameOf, ending, placeName, playingSeats, plural, roundVerdict, seatResult, standings,
 } from "./ending.js";
 import {
   clamp, clearPick, defaultCamera, fit, layoutTable, projector, separate, settlePick, standingCorners,
@@ -15,26 +13,11 @@ import {
 import * as telemetry from "./telemetry.js";
 import { computerParts, counted, fill, seatWhat } from "./words.js";
 import { action, send } from "./table/actions.js";
-import { $, CL, colours, L, letters, reducedMotion, wait } from "./table/page.js";
+import { $, colours, L, letters, reducedMotion, wait } from "./table/page.js";
 import { view } from "./table/view.js";
+import { back, face, nameCard, pairText, seatName, strikes, variant } from "./table/words.js";
 import "./pointing.js"; // the drawer's hover, live
 import "./reactions.js"; // reactions and computer faces at the name tags
-
-// -- words ----------------------------------------------------------------------------------
-
-const variant = () => (view.state ? view.state.room.variant : "");
-const face = (code) => cardFace(code, { variant: variant(), L: CL });
-const nameCard = (code) => cardName(code, { variant: variant(), L: CL });
-// "queen of hearts and queen of clubs" (cards.js's pattern, once its template has it).
-const pairText = (codes) => fill(CL.pair || "{first} + {second}", { first: nameCard(codes[0]), second: nameCard(codes[1]) });
-const seatName = (index) => nameAt(L, view.state, index);
-const strikes = () => (view.state.match ? view.state.match.scoring : (view.state.room.rules || {}).scoring) === "strikes";
-
-function back() {
-  const el = cardBack();
-  el.setAttribute("aria-hidden", "true");
-  return el;
-}
 
 function matchOver() {
   return Boolean(view.state.match && view.state.match.over);
