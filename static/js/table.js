@@ -14,71 +14,13 @@ import * as telemetry from "./telemetry.js";
 import { computerParts, counted, fill, seatWhat } from "./words.js";
 import { action, send } from "./table/actions.js";
 import { $, colours, L, letters, reducedMotion, wait } from "./table/page.js";
-import { view } from "./table/view.js";
+import {
+  curtainNeeded, drawing, handCards, holdAfterDraw, isMyTurn, myHandSeat, nearSeat, oddCard, view,
+  youLeft,
+} from "./table/view.js";
 import { back, face, nameCard, pairText, seatName, strikes, variant } from "./table/words.js";
 import "./pointing.js"; // the drawer's hover, live
 import "./reactions.js"; // reactions and computer faces at the name tags
-
-function matchOver() {
-  return Boolean(view.state.match && view.state.match.over);
-}
-
-// This browser left the match and plays no seat any more.
-function youLeft() {
-  return view.leftSeats.size > 0 && playingSeats(view.state).length === 0 && view.state.room.mode !== "same_device";
-}
-
-// Only a page that plays a seat of a match still in play gets the drawing controls.
-function drawing() {
-  return playingSeats(view.state).length > 0 && !matchOver() && !view.state.replay;
-}
-
-// -- whose view ---------------------------------------------------------------------------
-
-/** The seat at the near edge: yours; on a shared device the one whose turn it is. */
-function nearSeat() {
-  if (view.state.replay) return 0;
-  if (view.state.room.mode === "same_device") {
-    if (view.hold) return view.hold.seat;
-    if (view.state.acting !== null && view.state.acting !== undefined) return view.state.acting;
-    return view.curtainFor ?? 0;
-  }
-  const playing = playingSeats(view.state);
-  if (playing.length) return playing[0];
-  if (view.leftSeats.size) return [...view.leftSeats][0];
-  return 0;
-}
-
-/** The seat whose cards this page shows face up in the big hand at the near edge. */
-function myHandSeat() {
-  if (view.state.replay || !view.state.round) return null;
-  if (view.state.room.mode === "same_device") {
-    if (view.hold) return view.hold.seat;
-    if (view.state.acting !== null && view.curtainFor === view.state.acting) return view.state.acting;
-    return null;
-  }
-  const mine = playingSeats(view.state).find((s) => view.state.round.hands[String(s)] !== undefined);
-  return mine === undefined ? null : mine;
-}
-
-function handCards(seat) {
-  if (view.hold && seat === view.hold.seat) return view.hold.hand;
-  return view.state.round.hands[String(seat)] || [];
-}
-
-function isMyTurn() {
-  if (view.hold || view.state.acting === null || !view.state.round || view.state.round.over || !drawing()) return false;
-  return view.state.room.mode !== "same_device" || view.curtainFor === view.state.acting;
-}
-
-/** The odd card's holder once a round is over, and the card. */
-function oddCard() {
-  const r = view.state.round;
-  if (!r || !r.over || !r.ranking || !r.ranking.length) return null;
-  const holder = r.ranking[r.ranking.length - 1];
-  const card = (r.hands[String(holder)] || [])[0];
-  return card ? { holder, card } : null;
-}
 
 // -- rendering ---------------------------------------------------------------------------
 
@@ -935,11 +877,6 @@ function renderSeatActions() {
   box.append(button);
 }
 
-function curtainNeeded() {
-  return view.state.room.mode === "same_device" && view.state.acting !== null && view.curtainFor !== view.state.acting
-    && !view.state.round.over && !view.hold;
-}
-
 function renderCurtain() {
   const curtain = $("curtain");
   const needed = curtainNeeded();
@@ -1184,21 +1121,6 @@ function reportConnection(detail) {
     reconnects: Math.min(detail.reconnects, 50) });
 }
 document.addEventListener("table-connection", (e) => reportConnection(e.detail));
-
-// Same device: after your own draw you see the card arrive, the pair leave and the
-// shuffle; only then does the curtain fall for the next player.
-function holdAfterDraw(previous, event) {
-  if (view.state.room.mode !== "same_device" || !previous || !previous.round || event.kind !== "draw") return false;
-  const seat = event.drawer;
-  if (view.curtainFor !== seat || previous.acting !== seat || !event.card) return false;
-  const before = previous.round.hands[String(seat)] || [];
-  const gone = event.paired ? event.discarded : [];
-  const after = [...before, event.card];
-  for (const code of gone) after.splice(after.indexOf(code), 1);
-  // The server shuffled the hand; this page only shows it for a moment, so any order does.
-  view.hold = { seat, hand: after, card: event.paired ? null : event.card };
-  return true;
-}
 
 document.addEventListener("table-state", async (e) => {
   const previous = view.state;
