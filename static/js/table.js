@@ -11,6 +11,7 @@ import { defaultCamera } from "./scene.js";
 import * as telemetry from "./telemetry.js";
 import { computerParts, counted, fill, seatWhat } from "./words.js";
 import { action, send } from "./table/actions.js";
+import { chooseMode } from "./table/mode.js";
 import { $, colours, L, letters, reducedMotion, wait } from "./table/page.js";
 import { moveCamera, place, setView, sizeArea } from "./table/placement.js";
 import {
@@ -999,23 +1000,6 @@ new ResizeObserver(() => {
 }).observe($("stage"));
 window.addEventListener("resize", sizeArea);
 
-// 3D where the browser has it; otherwise (or on request: ?flat=1) a flat table that plays the same.
-function chooseMode() {
-  const forced = new URLSearchParams(location.search).get("flat") === "1";
-  let ok = !forced && CSS.supports("transform-style", "preserve-3d") && CSS.supports("perspective", "1px");
-  if (ok) {
-    try {
-      const probe = document.createElement("div");
-      probe.style.transform = "rotateX(30deg)";
-      ok = probe.style.transform !== "";
-    } catch {
-      ok = false;
-    }
-  }
-  document.documentElement.dataset.tableMode = ok ? "3d" : "flat";
-  view.flat = !ok;
-  view.fellBack = !ok && !forced;
-}
 chooseMode();
 
 // Once per page: whether 3D failed, and how fast the page draws (frames per second).
