@@ -9,6 +9,7 @@ import { defaultCamera } from "./scene.js";
 import * as telemetry from "./telemetry.js";
 import { counted, fill, seatWhat } from "./words.js";
 import { action, send } from "./table/actions.js";
+import { announce, describe } from "./table/announce.js";
 import { chooseMode } from "./table/mode.js";
 import { $, colours, L, letters, reducedMotion, wait } from "./table/page.js";
 import { moveCamera, place, setView, sizeArea } from "./table/placement.js";
@@ -16,7 +17,7 @@ import { presenceNotes, renderTags, strikeMarks } from "./table/tags.js";
 import {
   curtainNeeded, drawing, handCards, holdAfterDraw, isMyTurn, myHandSeat, oddCard, view, youLeft,
 } from "./table/view.js";
-import { back, face, nameCard, pairText, seatName, strikes, variant } from "./table/words.js";
+import { back, face, nameCard, seatName, strikes, variant } from "./table/words.js";
 import "./pointing.js"; // the drawer's hover, live
 import "./reactions.js"; // reactions and computer faces at the name tags
 
@@ -491,34 +492,6 @@ function renderCurtain() {
   $("curtain-badge").className = `badge ${view.state.seats[view.state.acting].colour}`;
   $("curtain-text").textContent = fill(L.curtain, { seat: who });
   $("curtain-button").textContent = fill(L.curtainButton, { seat: who });
-}
-
-// -- announcements ------------------------------------------------------------------------
-
-function announce(text) {
-  const el = $("announcer");
-  el.textContent = "";
-  setTimeout(() => { el.textContent = text; }, 30);
-}
-
-function describe(event) {
-  const visibleCard = event.card ? nameCard(event.card) : null;
-  const playing = playingSeats(view.state);
-  const personal = view.state.room.mode !== "same_device";
-  let text;
-  if (personal && playing.includes(event.drawer) && visibleCard) {
-    text = event.paired
-      ? fill(L.youPaired, { card: visibleCard, giver: seatName(event.giver), pair: pairText(event.discarded) })
-      : fill(L.youDrew, { card: visibleCard, giver: seatName(event.giver) });
-  } else if (personal && playing.includes(event.giver) && visibleCard) {
-    text = fill(L.drewFromYou, { drawer: seatName(event.drawer), card: visibleCard });
-  } else if (event.paired && event.discarded) {
-    text = fill(L.drewPaired, { drawer: seatName(event.drawer), giver: seatName(event.giver), pair: pairText(event.discarded) });
-  } else {
-    text = fill(L.drew, { drawer: seatName(event.drawer), giver: seatName(event.giver) });
-  }
-  for (const seat of event.finished || []) text += " " + fill(L.finished, { seat: seatName(seat) });
-  return text;
 }
 
 // -- motion: cards travel between hands and to the pile -------------------------------------
