@@ -8,11 +8,12 @@ import { ending } from "./ending.js";
 import { defaultCamera } from "./scene.js";
 import { fill } from "./words.js";
 import { announce, describe } from "./table/announce.js";
+import { turnOnDrag } from "./table/drag.js";
 import { chooseMode } from "./table/mode.js";
 import { animateDraw, flightSource, liftPick, playHandSequence } from "./table/motion.js";
 import { $, L, reducedMotion, wait } from "./table/page.js";
 import { setLastMove, showSpectators } from "./table/panel.js";
-import { moveCamera, place, setView, sizeArea } from "./table/placement.js";
+import { place, setView, sizeArea } from "./table/placement.js";
 import { drawSelected, render } from "./table/render.js";
 import { reportConnection, reportEnvironment, reportGame } from "./table/telemetry.js";
 import { holdAfterDraw, myHandSeat, view, youLeft } from "./table/view.js";
@@ -104,44 +105,7 @@ for (const button of document.querySelectorAll(".view-switch button")) {
   button.addEventListener("click", () => setView(button.dataset.view));
 }
 
-// Dragging the table turns it a little under you, and it springs back on release.
-const DRAG_TURN = 5; // degrees, at most
-(() => {
-  const stage = $("stage");
-  let start = null;
-  stage.addEventListener("pointerdown", (e) => {
-    if (view.flat || e.button > 0) return;
-    start = { x: e.clientX, y: e.clientY, spin: view.camera.spin, moved: false };
-  });
-  const release = () => {
-    if (start && start.moved) {
-      view.justDragged = true; // the click this release makes is not a choice of card
-      setTimeout(() => { view.justDragged = false; }, 0);
-      view.dragging = false;
-      // The table springs back to the view it was in.
-      moveCamera(defaultCamera(view.camera.view, stage.clientWidth, stage.clientHeight, view.flat));
-    }
-    start = null;
-  };
-  window.addEventListener("pointerup", release);
-  window.addEventListener("pointercancel", release);
-  window.addEventListener("pointermove", (e) => {
-    if (!start) return;
-    const dx = e.clientX - start.x;
-    const dy = e.clientY - start.y;
-    if (!start.moved && Math.hypot(dx, dy) < 8) return;
-    if (!start.moved) {
-      start.moved = true;
-      view.camera.custom = true;
-      view.dragging = true;
-      cancelAnimationFrame(view.tween);
-    }
-    // A nudge, not a new view: a few degrees at most, less and less as the drag goes on,
-    // and never tilted (your own hand would run off the screen).
-    view.camera.spin = start.spin + DRAG_TURN * Math.tanh(dx / 200);
-    requestAnimationFrame(place);
-  });
-})();
+turnOnDrag();
 
 new ResizeObserver(() => {
   if (!view.state) return;
