@@ -1,6 +1,23 @@
-// The table: draws a room's state (sent by room.js, or by replay.js, as "table-state"
-// events) as a card table in CSS 3D, with every hand lying at its seat, plus the panel
-// that says the same in words and buttons; and sends draws and match actions.
+// The table's entry point: the page's wiring. It takes a room's state (sent by room.js, or
+// by replay.js, as "table-state" events) into the one view state, redraws the table, flies
+// the card drawn, tells the draw and reports telemetry; and wires the buttons, the drag,
+// resizing and the 3D/flat choice. The work is in table/, one job a module:
+//
+//   table/view.js       the view state, one object; whose view: near seat, your hand, your
+//                       turn, the odd card, the curtain, the same device's hold
+//   table/page.js       the page's labels and elements by id
+//   table/words.js      cards and seats in words and pictures
+//   table/actions.js    what the page sends, naming the move
+//   table/render.js     hands, cards and the pile drawn from a state; render() draws it all
+//   table/tags.js       the name tags
+//   table/panel.js      the words and buttons around the table
+//   table/placement.js  scene.js's geometry applied: everything placed, the camera's moves
+//   table/motion.js     cards travelling, your own draw's sequence, the giver's hand rising
+//   table/announce.js   the live announcements
+//   table/drag.js       the drag that turns the table
+//   table/mode.js       3D or flat
+//   table/telemetry.js  what the table reports
+//
 // Geometry lives in scene.js, ending texts in ending.js, cards in cards.js. Every string
 // comes from the templates (#table-labels, #card-labels), so the page's language is used.
 

@@ -1,13 +1,11 @@
-// Announcements: the polite live region (#announcer), and each draw told in words as this
-// page may tell it (your card named only to you).
+// Announcements: the live region (#announcer), and each draw told in words as this page
+// may tell it (your card named only to you).
 
 import { playingSeats } from "../ending.js";
 import { fill } from "../words.js";
 import { $, L } from "./page.js";
 import { view } from "./view.js";
 import { nameCard, pairText, seatName } from "./words.js";
-
-// -- announcements ------------------------------------------------------------------------
 
 export function announce(text) {
   const el = $("announcer");

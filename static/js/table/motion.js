@@ -9,8 +9,6 @@ import { renderMyHand } from "./render.js";
 import { isMyTurn, view } from "./view.js";
 import { back, face } from "./words.js";
 
-// -- motion: cards travel between hands and to the pile -------------------------------------
-
 function flyCard(card, from, to, { duration = 480, delay = 0, fade = false } = {}) {
   if (!from || !to || !from.width || !to.width) return null;
   const layer = $("flights");

@@ -20,8 +20,6 @@ function seatNotes(seat) {
   return notes;
 }
 
-// -- the words around the table -------------------------------------------------------------
-
 export function renderStatus() {
   const r = view.state.round;
   let text;

@@ -8,8 +8,6 @@ import {
 import { $, reducedMotion } from "./page.js";
 import { nearSeat, view } from "./view.js";
 
-// -- the scene: geometry, camera, fit ---------------------------------------------------------
-
 function t3(x, y, z, rest = "") {
   if (view.flat) return `translate(${x}px, ${y}px) ${rest.replace(/rotateX\([^)]*\)/g, "")}`;
   return `translate3d(${x}px, ${y}px, ${z}px) ${rest}`;

@@ -12,8 +12,6 @@ import { renderTags } from "./tags.js";
 import { curtainNeeded, drawing, handCards, isMyTurn, myHandSeat, oddCard, view, youLeft } from "./view.js";
 import { back, face, nameCard, seatName, variant } from "./words.js";
 
-// -- rendering ---------------------------------------------------------------------------
-
 export function render() {
   if (!view.state.round) return;
   $("table-area").hidden = false;

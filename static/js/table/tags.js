@@ -21,8 +21,6 @@ function scoreText(seat) {
   return strikes() ? plural(L, "strikes", seat.score) : plural(L, "points", seat.score);
 }
 
-// -- name tags ---------------------------------------------------------------------------------
-
 function tagFor(seat) {
   const tag = document.createElement("div");
   tag.className = `seat-tag ${seat.colour}`;

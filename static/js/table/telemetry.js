@@ -2,12 +2,7 @@
 // things fail (connections, a missing 3D view, slow drawing).
 
 import * as telemetry from "../telemetry.js";
-import { $ } from "./page.js";
 import { view } from "./view.js";
-
-// -- wiring -----------------------------------------------------------------------------------
-
-// -- telemetry: what kind of games are finished, and where things fail -----------------
 
 const startedAt = Date.now();
 

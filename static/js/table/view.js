@@ -1,6 +1,9 @@
 // The table page's view, in one place: the state drawn last, and what this page keeps
 // about it between states (the card chosen, the same device's curtain and hold, the camera,
-// the scene's fit, the motion running). Every module of the table reads and writes it here.
+// the scene's fit, the motion and the drag running). Every module of the table reads and
+// writes it here, and keeps no mutable state of its own. Below it, the questions about
+// whose view this is: the seat at the near edge, whose hand shows face up, whether it is
+// your turn, the odd card, the same device's curtain and hold.
 
 import { playingSeats } from "../ending.js";
 

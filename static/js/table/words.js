@@ -7,8 +7,6 @@ import { fill } from "../words.js";
 import { CL, L } from "./page.js";
 import { view } from "./view.js";
 
-// -- words ----------------------------------------------------------------------------------
-
 export const variant = () => (view.state ? view.state.room.variant : "");
 export const face = (code) => cardFace(code, { variant: variant(), L: CL });
 export const nameCard = (code) => cardName(code, { variant: variant(), L: CL });
