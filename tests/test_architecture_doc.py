@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "architecture.md"
 
 #: Where the modules live: the Python packages of the product and of tools/, and the
-#: page's scripts and styles.
+#: page's scripts and styles, with their folders (static/js/table/).
 PYTHON_ROOTS = ("config", "games", "lobby", "telemetry", "figures", "tools")
 STATIC = (("static/js", "*.js"), ("static/css", "*.css"))
 
@@ -24,7 +24,7 @@ def modules() -> set[str]:
                 continue
             found.add(relative.as_posix())
     for folder, pattern in STATIC:
-        found.update(p.relative_to(ROOT).as_posix() for p in (ROOT / folder).glob(pattern))
+        found.update(p.relative_to(ROOT).as_posix() for p in (ROOT / folder).rglob(pattern))
     return found
 
 

@@ -106,7 +106,7 @@ def test_no_template_or_script_writes_what_the_policy_refuses():
     for template in (ROOT / "templates").rglob("*.html"):
         found = INLINE.search(template.read_text())
         assert not found, (template, found)
-    for script in (ROOT / "static" / "js").glob("*.js"):
+    for script in (ROOT / "static" / "js").rglob("*.js"):
         text = script.read_text()
         for pattern in (r"setAttribute\(\s*[\"']style", r"\.cssText\b", r"\bstyle=", r"<style"):
             assert not re.search(pattern, text), (script, pattern)

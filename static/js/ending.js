@@ -2,9 +2,7 @@
 // and result box, its seat panel, the room's status line), so that they always agree.
 // Strings come from the template's #table-labels (L).
 
-import { counted, seatName as wordsSeatName } from "./words.js";
-
-export const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => values[k] ?? "");
+import { counted, fill, seatName as wordsSeatName } from "./words.js";
 
 /** The seats this page still plays: its seats, without those it left to the computer. */
 export function playingSeats(state) {

@@ -6,7 +6,7 @@
 // #together-live. It listens to room.js's events and watches the hands table.js draws,
 // so table.js only imports it.
 
-import { fill } from "./ending.js";
+import { fill } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const labels = $("reactions");

@@ -3,7 +3,7 @@
 // shows as a bubble at the seat's name tag for a few seconds and is said politely in
 // #together-live, unless this browser muted them (remembered in localStorage).
 
-import { fill } from "./ending.js";
+import { fill } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const box = $("reactions");

@@ -5,7 +5,7 @@
 // shown at each card) go to the table as badges (round.marks) and to the move list in words.
 import { cardName } from "./cards.js";
 import { verifyDeal } from "./verify.js";
-import { computerParts } from "./words.js";
+import { computerParts, fill } from "./words.js";
 
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const L = document.getElementById("table-labels").dataset;
@@ -17,7 +17,6 @@ const STRIKES = ["old_maid", "schwarzer_peter"];
 let position = 0;
 let timer = null;
 
-const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => values[k] ?? "");
 // One short name per seat, as on the table (its colour is the chip in the seats table).
 const seatName = (i) => data.seats[i].name;
 const face = (code) => cardName(code, { variant: data.variant, L: CL });

@@ -2,7 +2,7 @@
 // table's settings while the computer plays a seat. The host's page sends "speed"; every
 // page shows the room's speed from its state and says a change politely in #together-live.
 
-import { fill } from "./ending.js";
+import { fill } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const box = $("speed-setting");

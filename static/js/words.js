@@ -7,6 +7,7 @@
 //   seatWhat(seat, room)             its second line where there is room: "computer · easy"
 //                                    (the server writes both with its seat_name tag)
 //   counted("cards", {n: 3})         "3 cards": the singular or plural sentence for n
+//   fill(text, {seat: "Ann"})        a label's {placeholders} filled, for every script
 //
 // Each takes the labels (a dataset) last, and counted() the language after them; both
 // default to the page's.
@@ -27,9 +28,8 @@ function pluralRules(lang) {
   return rules.get(lang);
 }
 
-function fill(text, values) {
-  return Object.entries(values).reduce((t, [k, v]) => t.replaceAll(`{${k}}`, String(v)), text);
-}
+/** A label with its {placeholders} filled from values; a placeholder values lacks reads "". */
+export const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => values[k] ?? "");
 
 function levelWord(level, labels) {
   return labels[`computerLevel${level.charAt(0).toUpperCase()}${level.slice(1)}`] || level;

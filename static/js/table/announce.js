@@ -1,0 +1,34 @@
+// Announcements: the live region (#announcer), and each draw told in words as this page
+// may tell it (your card named only to you).
+
+import { playingSeats } from "../ending.js";
+import { fill } from "../words.js";
+import { $, L } from "./page.js";
+import { view } from "./view.js";
+import { nameCard, pairText, seatName } from "./words.js";
+
+export function announce(text) {
+  const el = $("announcer");
+  el.textContent = "";
+  setTimeout(() => { el.textContent = text; }, 30);
+}
+
+export function describe(event) {
+  const visibleCard = event.card ? nameCard(event.card) : null;
+  const playing = playingSeats(view.state);
+  const personal = view.state.room.mode !== "same_device";
+  let text;
+  if (personal && playing.includes(event.drawer) && visibleCard) {
+    text = event.paired
+      ? fill(L.youPaired, { card: visibleCard, giver: seatName(event.giver), pair: pairText(event.discarded) })
+      : fill(L.youDrew, { card: visibleCard, giver: seatName(event.giver) });
+  } else if (personal && playing.includes(event.giver) && visibleCard) {
+    text = fill(L.drewFromYou, { drawer: seatName(event.drawer), card: visibleCard });
+  } else if (event.paired && event.discarded) {
+    text = fill(L.drewPaired, { drawer: seatName(event.drawer), giver: seatName(event.giver), pair: pairText(event.discarded) });
+  } else {
+    text = fill(L.drew, { drawer: seatName(event.drawer), giver: seatName(event.giver) });
+  }
+  for (const seat of event.finished || []) text += " " + fill(L.finished, { seat: seatName(seat) });
+  return text;
+}

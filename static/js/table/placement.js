@@ -1,0 +1,298 @@
+// The scene placed on the stage: scene.js's geometry (seats, hands, pile, camera, fit)
+// applied to the drawn elements, the name tags placed clear of the hands, the table
+// area's size, and the camera's moves between the angled and top-down views.
+
+import {
+  clamp, clearPick, defaultCamera, fit, layoutTable, projector, separate, settlePick, standingCorners,
+} from "../scene.js";
+import { $, reducedMotion } from "./page.js";
+import { nearSeat, view } from "./view.js";
+
+function t3(x, y, z, rest = "") {
+  if (view.flat) return `translate(${x}px, ${y}px) ${rest.replace(/rotateX\([^)]*\)/g, "")}`;
+  return `translate3d(${x}px, ${y}px, ${z}px) ${rest}`;
+}
+
+export function place() {
+  if (!view.state || !view.state.round) return;
+  const stage = $("stage");
+  const W = stage.clientWidth;
+  const H = stage.clientHeight;
+  if (!W || !H) return;
+  const n = view.state.seats.length;
+  const near = nearSeat();
+  const hand = $("my-hand");
+  const pick = $("giver-hand");
+  if (!view.camera.ready) {
+    Object.assign(view.camera, defaultCamera(view.camera.view, W, H, view.flat), { ready: true });
+  }
+  view.geo = layoutTable({
+    W, H, n, near, handCount: hand.children.length, pickCount: pick.children.length, tilt: view.camera.tilt,
+    reserve: view.state.round.giver !== null && !view.state.round.over ? view.state.seats[view.state.round.giver].count : 0,
+  });
+  const D = view.flat ? Infinity : Math.max(view.geo.TW, view.geo.TD) * 1.8;
+  const project = projector({ tilt: view.camera.tilt, spin: view.camera.spin, D });
+  settlePick(view.geo, project);
+  if (pick.children.length) clearPick(view.geo, project, pickObstacles);
+  if (!view.dragging) view.viewFit = fit(view.geo, project, W, H);
+  const { s, tx, ty } = view.viewFit;
+  const viewEl = $("view");
+  viewEl.style.perspective = view.flat ? "none" : `${D}px`;
+  viewEl.style.transform = `translate(${tx}px, ${ty}px) scale(${s})`;
+  $("scene").style.transform = view.flat ? `rotate(${view.camera.spin}deg)` : `rotateX(${view.camera.tilt}deg) rotateZ(${view.camera.spin}deg)`;
+  const table = $("table-top");
+  table.style.setProperty("--tw", `${view.geo.TW}px`);
+  table.style.setProperty("--td", `${view.geo.TD}px`);
+  table.style.setProperty("--rim", `${view.geo.rim}px`);
+
+  // Your hand, standing at the near rail.
+  const h = view.geo.hand;
+  hand.style.width = `${h.maxW}px`;
+  hand.style.height = `${h.ch}px`;
+  hand.style.transform = t3(h.x - h.maxW / 2, h.y - h.ch, h.z, `rotateX(${-h.lift}rad)`);
+  [...hand.children].forEach((card, i) => {
+    card.style.width = `${h.cw}px`;
+    card.style.left = `${(h.maxW - h.w) / 2 + i * h.step}px`;
+    card.style.setProperty("--to-middle", `${h.maxW / 2 - ((h.maxW - h.w) / 2 + i * h.step) - h.cw / 2}px`);
+  });
+
+  // The giver's hand, lifted to you.
+  const p = view.geo.pick;
+  pick.style.width = `${p.w}px`;
+  pick.style.height = `${p.h}px`;
+  pick.style.transform = t3(p.x - p.w / 2, p.y - p.h, p.z, `rotateX(${-p.lift}rad)`);
+  [...pick.children].forEach((card, i) => {
+    const row = Math.floor(i / p.perRow);
+    const col = i % p.perRow;
+    const inRow = Math.min(p.perRow, p.count - row * p.perRow);
+    const offset = ((p.perRow - inRow) * (p.cw + p.gap)) / 2;
+    card.style.width = `${p.cw}px`;
+    card.style.left = `${offset + col * (p.cw + p.gap)}px`;
+    card.style.top = `${row * (p.ch + p.gap)}px`;
+  });
+
+  // Every other hand at its seat.
+  view.fanBoxes = {};
+  for (const fan of $("seats-ring").children) {
+    const seat = Number(fan.dataset.fanSeat);
+    const spot = seat === near ? nearSpot() : view.geo.seats[seat];
+    if (!spot) continue;
+    const cards = [...fan.children];
+    const holder = fan.classList.contains("holder");
+    // The odd card, turned up at its holder's place, shows large.
+    const cw = holder && cards.length === 1 ? Math.max(spot.cw * 2, 58 / (view.viewFit.s || 1)) : spot.cw;
+    const ch = cw * 1.4;
+    const k = cards.length;
+    const step = fanStep(cw, spot.maxFan, k);
+    const width = cw + step * Math.max(0, k - 1);
+    fan.style.width = `${width}px`;
+    fan.style.height = `${ch}px`;
+    // Face-up cards (a round's end, a replay) turn to be read from your seat.
+    const faceUp = cards.some((c) => c.classList.contains("face"));
+    const rot = faceUp ? 0 : spot.rot;
+    // Grown towards the rail, so the pile keeps its room; but never beyond the rail, where
+    // the stage would cut it off.
+    let { x, y } = spot;
+    if (ch > spot.ch) {
+      const len = Math.hypot(x, y) || 1;
+      x += ((x / len) * (ch - spot.ch)) / 2;
+      y += ((y / len) * (ch - spot.ch)) / 2;
+    }
+    if (rot === 0) {
+      const inX = view.geo.TW / 2 - view.geo.rim - width / 2;
+      const inY = view.geo.TD / 2 - view.geo.rim - ch / 2;
+      x = clamp(x, -Math.max(0, inX), Math.max(0, inX));
+      y = clamp(y, -Math.max(0, inY), Math.max(0, inY));
+    }
+    fan.style.transform = t3(x - width / 2, y - ch / 2, spot.z, `rotate(${rot}deg)`);
+    // A replay's badges (replay.css) reach below and beside the cards: tags keep clear of them.
+    const pad = fan.querySelector("[class*='mark-']") ? 44 / (view.viewFit.s || 1) : 0;
+    view.fanBoxes[seat] = { x, y: y + pad / 2, w: width + pad, h: ch + pad, rot, holder, cards: k };
+    cards.forEach((card, i) => {
+      card.style.width = `${cw}px`;
+      card.style.left = `${i * step}px`;
+      card.style.setProperty("--fan", `${(i - (k - 1) / 2) * (faceUp ? 2 : 5)}deg`);
+    });
+  }
+
+  // The pile in the middle, and the card set aside beside it.
+  const pileEl = $("pile");
+  const pl = view.geo.pile;
+  pileEl.style.setProperty("--cw", `${pl.cw}px`);
+  pileEl.style.transform = t3(pl.x - pl.cw, pl.y - pl.ch / 2, pl.z);
+  const aside = $("set-aside");
+  const acw = Math.max(pl.cw * 1.5, 54 / (view.viewFit.s || 1));
+  aside.style.setProperty("--cw", `${acw}px`);
+  // Between the pile and your seat: nothing else lies there once the round is over.
+  view.asideBox = { x: pl.x, y: pl.y + pl.ch / 2 + (acw * 1.4) / 2 + 10, w: acw, h: acw * 1.4, rot: 0 };
+  aside.style.transform = t3(view.asideBox.x - acw / 2, view.asideBox.y - (acw * 1.4) / 2, 2);
+
+  placeTags(project, W, H);
+}
+
+
+// How far apart the k cards of a hand at its seat lie: overlapping, within its room.
+function fanStep(cw, maxFan, k) {
+  return k > 1 ? Math.min(cw * 0.42, maxFan / (k - 1)) : 0;
+}
+
+// What the giver's hand, lifted to you, must leave in sight: every other seat's hand at its
+// place (as place() lays it out below) and the pile.
+function pickObstacles(g) {
+  const boxes = [];
+  for (const seat of view.state.seats) {
+    const spot = g.seats[seat.index];
+    if (!spot || seat.index === view.state.round.giver || !seat.count) continue;
+    const k = seat.count;
+    const step = fanStep(spot.cw, spot.maxFan, k);
+    boxes.push(lyingCorners({ x: spot.x, y: spot.y, w: spot.cw + step * (k - 1), h: spot.ch, rot: spot.rot }));
+  }
+  const pl = g.pile;
+  if (view.state.round.discards.length) {
+    // Its pairs lie scattered and turned: a box round all of them.
+    boxes.push(lyingCorners({ x: pl.x + pl.cw * 0.3, y: pl.y, w: pl.cw * 2.7, h: pl.ch * 1.4, rot: 0 }));
+  }
+  return boxes;
+}
+
+/** The corners of a w x h rectangle lying on the felt, centred at (x, y), turned by rot. */
+function lyingCorners({ x, y, w, h, rot }) {
+  const a = (rot * Math.PI) / 180;
+  const c = Math.cos(a);
+  const s = Math.sin(a);
+  return [[-1, -1], [1, -1], [1, 1], [-1, 1]].map(([u, v]) => {
+    const dx = (u * w) / 2;
+    const dy = (v * h) / 2;
+    return [x + dx * c - dy * s, y + dx * s + dy * c, 2];
+  });
+}
+
+/** Where the near seat's cards lie when they are not the big hand (a spectator's view). */
+function nearSpot() {
+  const cw = view.geo.seats && Object.values(view.geo.seats)[0] ? Object.values(view.geo.seats)[0].cw * 1.3 : 40;
+  return {
+    x: 0, y: view.geo.TD / 2 - view.geo.rim - cw * 0.9, z: 1, rot: 0, cw, ch: cw * 1.4, maxFan: cw * 4,
+    anchor: [0, view.geo.TD / 2, 0],
+  };
+}
+
+function toStage(project, point, W, H) {
+  const [px, py] = project(point);
+  return [W / 2 + view.viewFit.tx + view.viewFit.s * px, H / 2 + view.viewFit.ty + view.viewFit.s * py];
+}
+
+function screenBox(project, corners, W, H) {
+  const pts = corners.map((c) => toStage(project, c, W, H));
+  const xs = pts.map((q) => q[0]);
+  const ys = pts.map((q) => q[1]);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, w: Math.max(...xs) - x, h: Math.max(...ys) - y };
+}
+
+function placeTags(project, W, H) {
+  const layer = $("seat-tags");
+  // A crowded table on a phone: the tags keep to the badge and the name, so each one fits
+  // beside its fan (the rest is still there for screen readers, and in the seats panel).
+  const compact = view.state.seats.length >= 5 && W < 480;
+  layer.classList.toggle("compact", compact);
+  for (const info of layer.querySelectorAll(".seat-tag .info")) info.classList.toggle("visually-hidden", compact);
+  const boxes = [];
+  for (const tag of layer.children) {
+    let point;
+    if (tag.classList.contains("caption")) {
+      point = [view.asideBox.x, view.asideBox.y + view.asideBox.h / 2 + 12, 0];
+    } else {
+      const spot = view.geo.seats[Number(tag.dataset.tagSeat)];
+      if (!spot) continue;
+      point = spot.anchor;
+    }
+    const [sx, sy] = toStage(project, point, W, H);
+    const w = tag.offsetWidth;
+    const h = tag.offsetHeight;
+    const dx = sx - W / 2;
+    const dy = sy - H / 2;
+    const len = Math.hypot(dx, dy) || 1;
+    const out = tag.classList.contains("caption") ? 0 : 1;
+    boxes.push({
+      tag, w, h,
+      x: sx - w / 2 + (out * dx * w * 0.3) / len,
+      y: sy - h / 2 + (out * dy * h * 0.6) / len,
+    });
+  }
+  const obstacles = [];
+  const fanObstacles = {};
+  const hand = $("my-hand");
+  if (hand.children.length && view.geo) {
+    obstacles.push(screenBox(project, standingCorners(view.geo.hand, view.geo.hand.w, view.geo.hand.ch), W, H));
+  }
+  if ($("giver-hand").children.length) {
+    obstacles.push(screenBox(project, standingCorners(view.geo.pick, view.geo.pick.w, view.geo.pick.h), W, H));
+  }
+  // Every hand at its seat stays in sight (face up in replays and at a round's end, the
+  // odd card at its holder's), and so does the card set aside: a tag rests beside its fan.
+  for (const [seat, box] of Object.entries(view.fanBoxes)) {
+    if (!box.w || !box.cards) continue;
+    // A little room round it: its cards fan out a few degrees beyond the box.
+    const r = screenBox(project, lyingCorners(box), W, H);
+    const around = { x: r.x - 6, y: r.y - 6, w: r.w + 12, h: r.h + 12 };
+    obstacles.push(around);
+    fanObstacles[seat] = around;
+  }
+  if (!$("set-aside").hidden && view.asideBox) obstacles.push(screenBox(project, lyingCorners(view.asideBox), W, H));
+  // The pile, too, when there is one.
+  if (view.geo.pile && view.state.round.discards.length) {
+    const pl = view.geo.pile;
+    obstacles.push(screenBox(project, lyingCorners({ x: pl.x + pl.cw * 0.3, y: pl.y, w: pl.cw * 2.4, h: pl.ch * 1.15, rot: 0 }), W, H));
+  }
+  // What floats over the table's corners: the view switch, the spectators count.
+  const stage = $("stage").getBoundingClientRect();
+  for (const el of [document.querySelector(".view-switch"), $("spectators")]) {
+    if (!el || !el.offsetParent || el.hidden) continue;
+    const r = el.getBoundingClientRect();
+    obstacles.push({ x: r.left - stage.left, y: r.top - stage.top, w: r.width, h: r.height });
+  }
+  for (const b of boxes) if (b.tag.dataset.tagSeat) b.own = fanObstacles[b.tag.dataset.tagSeat];
+  separate(boxes, obstacles, W, H);
+  for (const b of boxes) b.tag.style.transform = `translate(${Math.round(b.x)}px, ${Math.round(b.y)}px)`;
+}
+
+// The table area takes what the screen has left below the header and the status line.
+export function sizeArea() {
+  const layout = $("table-layout");
+  if (!layout) return;
+  const top = layout.getBoundingClientRect().top + window.scrollY;
+  document.documentElement.style.setProperty("--table-above", `${Math.round(top)}px`);
+}
+
+// Camera moves: the angled and top-down views glide; a drag turns the table under you.
+export function moveCamera(target) {
+  view.camera.custom = false;
+  if (reducedMotion || view.flat) {
+    Object.assign(view.camera, target);
+    place();
+    return;
+  }
+  const from = { tilt: view.camera.tilt, spin: view.camera.spin };
+  const start = performance.now();
+  cancelAnimationFrame(view.tween);
+  const step = (now) => {
+    const t = clamp((now - start) / 450, 0, 1);
+    const e = t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
+    view.camera.tilt = from.tilt + (target.tilt - from.tilt) * e;
+    view.camera.spin = from.spin + (target.spin - from.spin) * e;
+    place();
+    if (t < 1) view.tween = requestAnimationFrame(step);
+  };
+  view.tween = requestAnimationFrame(step);
+}
+
+export function setView(name) {
+  view.camera.view = name;
+  $("table-wrap").dataset.view = name;
+  for (const b of document.querySelectorAll(".view-switch button")) {
+    b.setAttribute("aria-pressed", b.dataset.view === name ? "true" : "false");
+  }
+  const stage = $("stage");
+  moveCamera(defaultCamera(name, stage.clientWidth, stage.clientHeight, view.flat));
+}

@@ -1,0 +1,111 @@
+// The name tags at the seats: a seat's badge, name, cards, score or strike marks, who
+// plays it now, and where it finished (placed on the stage by placement.js).
+
+import { displayName as nameOf, placeName, playingSeats, plural } from "../ending.js";
+import { computerParts, fill } from "../words.js";
+import { $, L, letters } from "./page.js";
+import { nearSeat, oddCard, view } from "./view.js";
+import { strikes } from "./words.js";
+
+// Who plays a seat now: its name tag says this much.
+export function presenceNotes(seat) {
+  if (seat.left) return [L.left];
+  if (seat.covered) return [L.covered];
+  if (seat.away) return [L.away];
+  return [];
+}
+
+function scoreText(seat) {
+  const rules = view.state.room.rules || {};
+  if (rules.single_round || view.state.replay || !view.state.match) return "";
+  return strikes() ? plural(L, "strikes", seat.score) : plural(L, "points", seat.score);
+}
+
+function tagFor(seat) {
+  const tag = document.createElement("div");
+  tag.className = `seat-tag ${seat.colour}`;
+  tag.dataset.tagSeat = seat.index;
+  const r = view.state.round;
+  if (!r.over && r.drawer === seat.index) tag.classList.add("acting");
+  if (!r.over && r.giver === seat.index) tag.classList.add("giving");
+  const badge = document.createElement("span");
+  badge.className = "badge";
+  badge.textContent = letters[seat.index];
+  const text = document.createElement("span");
+  text.className = "tag-text";
+  const who = document.createElement("span");
+  who.className = "who";
+  const you = playingSeats(view.state).includes(seat.index) && view.state.room.mode !== "same_device";
+  const computer = seat.kind === "computer" ? computerParts(seat.index, view.state.room.computer_level) : null;
+  who.textContent = you ? fill(L.youName, { name: nameOf(L, seat, view.state.room) }) : nameOf(L, seat, view.state.room);
+  const info = document.createElement("span");
+  info.className = "info";
+  const parts = computer ? [computer.what] : [];
+  const odd = oddCard();
+  if (seat.count && !r.over) parts.push(plural(L, "cards", seat.count));
+  else if (!r.over && (strikes() || !seat.place)) parts.push(L.out);
+  const score = scoreText(seat);
+  if (score && !strikes()) parts.push(score);
+  // Where the seat finished: a place (points), or the odd card's holder (both scorings).
+  let ribbon = "";
+  if (odd && odd.holder === seat.index) {
+    ribbon = L.lostNote;
+    tag.classList.add("lost");
+    if (view.state.room.rules && view.state.room.rules.reverse) {
+      ribbon = L.wonNote;
+      tag.classList.replace("lost", "won");
+    }
+  } else if (seat.place && !strikes()) {
+    ribbon = placeName(L, seat.place);
+    tag.classList.add(seat.place === 1 ? "first" : "placed");
+  }
+  const notes = presenceNotes(seat);
+  info.textContent = [...parts, ...notes].join(" · ");
+  info.hidden = !info.textContent;
+  text.append(who, info);
+  if (score && strikes()) text.append(strikeMarks(seat.score));
+  tag.append(badge, text);
+  if (ribbon) {
+    const mark = document.createElement("span");
+    mark.className = "ribbon";
+    mark.textContent = ribbon;
+    tag.append(mark);
+  }
+  return tag;
+}
+
+export function strikeMarks(count) {
+  const marks = document.createElement("span");
+  marks.className = "strikes";
+  const limit = (view.state.room.rules && view.state.room.rules.strike_limit) || 3;
+  for (let i = 0; i < Math.max(limit, count); i++) {
+    const m = document.createElement("span");
+    m.className = i < count ? "mark on" : "mark";
+    marks.append(m);
+  }
+  const words = document.createElement("span");
+  words.className = "visually-hidden";
+  words.textContent = plural(L, "strikes", count);
+  marks.append(words);
+  return marks;
+}
+
+export function renderTags() {
+  const near = nearSeat();
+  const layer = $("seat-tags");
+  layer.replaceChildren();
+  $("near-tag").replaceChildren();
+  for (const seat of view.state.seats) {
+    const tag = tagFor(seat);
+    if (seat.index === near) $("near-tag").append(tag);
+    else layer.append(tag);
+  }
+  const aside = $("set-aside");
+  if (!aside.hidden) {
+    const caption = document.createElement("div");
+    caption.className = "caption";
+    caption.id = "set-aside-caption";
+    caption.textContent = L.setAside;
+    layer.append(caption);
+  }
+}
