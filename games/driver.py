@@ -78,10 +78,13 @@ async def _drive(room_id: int, wake: asyncio.Event) -> None:
             try:
                 state = _latest.get(room_id)
                 if state is None:
-                    state = await in_worker(selectors.snapshot)(room_id)
-                    if state is None:
+                    snapshot = await in_worker(selectors.snapshot)(room_id)
+                    if snapshot is None:
                         return
-                    _remember(room_id, state)
+                    _remember(room_id, snapshot)
+                    # A newer state may have come (``ensure``) while the snapshot was read:
+                    # plan from the newest, or its move would be forgotten with the driver.
+                    state = _latest[room_id]
                 due = schedule.next_due(state)
                 if due is None:
                     return
