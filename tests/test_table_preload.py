@@ -25,11 +25,25 @@ def imported_by(entry):
     return {p.relative_to(STATIC).as_posix() for p in found}
 
 
-def test_every_module_the_table_imports_is_preloaded():
-    preloaded = set(
-        re.findall(r"""rel="modulepreload" href="\{% static '([^']+)' %\}""", TEMPLATE.read_text())
+def preloads(template) -> set[str]:
+    found = re.findall(
+        r"""rel="modulepreload" href="\{% static '([^']+)' %\}""", template.read_text()
     )
+    return set(found)
+
+
+def test_every_module_the_table_imports_is_preloaded():
+    preloaded = preloads(TEMPLATE)
     imported = imported_by(STATIC / "js" / "table.js")
     assert "js/table/render.js" in imported and "js/cards.js" in imported
     assert imported - preloaded == set(), "imported by the table but not preloaded"
     assert preloaded - imported == set(), "preloaded but never imported by the table"
+
+
+def test_every_module_the_room_page_imports_is_preloaded():
+    """The room page's own script (room.js) and what it imports besides the table's (the
+    computer's speed): preloaded by the room page or the table's labels."""
+    preloaded = preloads(ROOT / "templates" / "lobby" / "room.html") | preloads(TEMPLATE)
+    imported = imported_by(STATIC / "js" / "room.js")
+    assert "js/speed.js" in imported
+    assert imported - preloaded == set(), "imported by the room page but not preloaded"
