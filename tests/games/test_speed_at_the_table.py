@@ -16,6 +16,12 @@ from tests.support import ply
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(autouse=True)
+def computer_waits(settings):
+    """No computer move while a test looks: the room's version moves only by its speed."""
+    settings.COMPUTER_DELAY_SECONDS = 3600.0
+
+
 async def fresh(room) -> Room:
     return await database_sync_to_async(Room.objects.get)(pk=room.pk)
 
