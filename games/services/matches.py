@@ -14,7 +14,7 @@ from games.engine import seeded
 from games.identity import Actor
 from games.models import Match, Room, Round, Seat
 from games.services.change import Change
-from games.state import load
+from games.state import load, match_score
 
 _system_random = random.SystemRandom()
 
@@ -35,10 +35,15 @@ def new_match(room: Room) -> Match:
 
 def deal_round(room: Room, match: Match, number: int, dealer: int) -> Round:
     """Round ``number`` of ``match``, dealt by ``dealer`` from a fresh seed (committed to
-    before the first draw: ``games.engine.seeded``)."""
+    before the first draw: ``games.engine.seeded``).
+
+    A round can be over at the deal (RULES.md section 2, rule 3: a seat left with no cards
+    after the initial discard is finished at once; with two seats that leaves one): it is
+    then recorded as finished, and the match ends if that round decided it."""
     seed = secrets.token_bytes(seeded.SEED_BYTES)
     state, record = seeded.new_deal(room.variant, room.seat_count, dealer, seed, room.options)
-    return Round.objects.create(
+    over = state.over
+    rnd = Round.objects.create(
         match=match,
         number=number,
         dealer=dealer,
@@ -50,7 +55,15 @@ def deal_round(room: Room, match: Match, number: int, dealer: int) -> Round:
         dealt=state.dealt,
         removed=list(state.removed),
         state=state.to_dict(),
+        ranking=state.ranking if over else None,
+        holder=state.holder,
+        finished_at=timezone.now() if over else None,
     )
+    if over:
+        score = match_score(room, match, match.rounds.order_by("number"))
+        if score.over:
+            end_match(room, match, score.winners(), score.losers())
+    return rnd
 
 
 def latest_match(room: Room) -> Match:
