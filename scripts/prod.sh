@@ -179,9 +179,9 @@ write_nginx_conf() {
   nginx_conf "$1" >"$PROD_DIR/nginx/nginx.conf"
 }
 
-# What every location passing requests to Daphne sets (the telemetry one too).
-PROXY_SETTINGS='            proxy_pass http://daphne;
-            proxy_http_version 1.1;
+# What every location passing requests to Daphne sets (the telemetry one too), after its
+# proxy_pass.
+PROXY_SETTINGS='            proxy_http_version 1.1;
             proxy_set_header Host $http_host;
             proxy_set_header Upgrade $http_upgrade;
             proxy_set_header Connection $connection_upgrade;
@@ -227,10 +227,12 @@ http {
     default_type application/octet-stream;
     # Access lines name the path without its query string (a table socket's ?t= and a
     # private room page's carry the room's token), mask /join/<token>/, and leave the
-    # Referer out (a page's address carries the token too).
+    # Referer out (a page's address carries the token too). The last field names the Daphne
+    # process that answered.
     map \$uri \$logged_uri { "~^/join/" "/join/-/"; default \$uri; }
     log_format tokenless '\$remote_addr [\$time_local] "\$request_method \$logged_uri \$server_protocol" '
-                         '\$status \$body_bytes_sent "\$http_user_agent" \$request_time';
+                         '\$status \$body_bytes_sent "\$http_user_agent" \$request_time '
+                         'upstream=\$upstream_addr';
     access_log $access tokenless;
     server_tokens off;
     sendfile on;
@@ -268,6 +270,16 @@ http {
 $upstreams        keepalive 32;
     }
 
+    # A table's sockets go to the process its room's code hashes to, so that a room's
+    # sockets normally meet in one process (docs/architecture.md, "Routing"). Consistent
+    # hashing: adding or removing a process moves only the rooms that hashed to it.
+    # Correctness never depends on it: a socket on another process still gets every state
+    # through the channel layer.
+    map \$uri \$room_code { "~^/ws/rooms/(?<code>[^/]+)/\$" \$code; default ""; }
+    upstream daphne_rooms {
+        hash \$room_code consistent;
+$upstreams    }
+
     server {
         listen $LISTEN_ADDRESS:$HTTP_PORT;
         return 301 https://\$host$redirect_port\$request_uri;
@@ -296,17 +308,27 @@ $upstreams        keepalive 32;
             access_log off;
             error_log /dev/null;
 $REQUEST_LIMIT
+            proxy_pass http://daphne;
 $PROXY_SETTINGS
         }
 
-        # The table's and the lobby's sockets.
+        # The lobby's socket.
         location /ws/ {
 $SOCKET_LIMITS
+            proxy_pass http://daphne;
+$PROXY_SETTINGS
+        }
+
+        # The table's sockets, by their room.
+        location /ws/rooms/ {
+$SOCKET_LIMITS
+            proxy_pass http://daphne_rooms;
 $PROXY_SETTINGS
         }
 
         location / {
 $REQUEST_LIMIT
+            proxy_pass http://daphne;
 $PROXY_SETTINGS
         }
     }

@@ -177,6 +177,7 @@ def test_nginx_access_lines_name_no_query_string_referer_or_invitation_token(tmp
     for variable in ("$request ", "$request_uri", "$args", "$query_string", "$http_referer"):
         assert variable not in line + " ", variable
     assert "$logged_uri" in line
+    assert line.rstrip("'").endswith("upstream=$upstream_addr")  # which process answered
     # ... and the invitation's path (/join/<token>/) is masked.
     (masking,) = [d for d in http.block if d.name == "map" and d.args[1] == "$logged_uri"]
     assert masking.args[0] == "$uri"
@@ -219,10 +220,34 @@ def test_nginx_limits_requests_handshakes_and_sockets_per_address(tmp_path):
             ("limit_conn", ["sockets_per_address", "100"]),
         ]
     assert limits_of(location_for(server, "/static/app.css")) == []
-    # The sockets are proxied as every other request is.
-    proxy = [d for d in location_for(server, "/").block if d.name.startswith("proxy_")]
-    sockets = [d for d in location_for(server, "/ws/").block if d.name.startswith("proxy_")]
-    assert [(d.name, d.args) for d in sockets] == [(d.name, d.args) for d in proxy]
+    # The sockets are proxied as every other request is, the table's to its room's process.
+    proxy = proxying(location_for(server, "/"))
+    assert proxying(location_for(server, "/ws/lobby/")) == proxy
+    assert proxying(location_for(server, "/ws/rooms/KP3KS9/")) == [
+        ("proxy_pass", ["http://daphne_rooms"]) if name == "proxy_pass" else (name, args)
+        for name, args in proxy
+    ]
+
+
+def proxying(location: Directive) -> list[tuple[str, list[str]]]:
+    return [(d.name, d.args) for d in location.block if d.name.startswith("proxy_")]
+
+
+def test_a_rooms_table_sockets_are_routed_by_its_code_over_every_process(tmp_path):
+    config, _ = https_server(tmp_path)
+    http = only(config, "http")
+    upstreams = {d.args[0]: d.block for d in http.block if d.name == "upstream"}
+    servers = [d.args for d in upstreams["daphne"] if d.name == "server"]
+    assert len(servers) == 2  # WEB_PROCESSES's default
+    rooms = upstreams["daphne_rooms"]
+    assert [d.args for d in rooms if d.name == "server"] == servers
+    assert [d.args for d in rooms if d.name == "hash"] == [["$room_code", "consistent"]]
+    (code,) = [d for d in http.block if d.name == "map" and d.args[1] == "$room_code"]
+    assert code.args[0] == "$uri"
+    assert [(d.name, d.args) for d in code.block] == [
+        ('"~^/ws/rooms/(?<code>[^/]+)/$"', ["$code"]),
+        ("default", ['""']),
+    ]
 
 
 def test_operations_doc_states_each_nginx_limit(tmp_path):

@@ -17,6 +17,9 @@ class Client:
         self.ws = None
         self.state = None
         self.draw_events: set[tuple[int, int, int]] = set()
+        #: The draws in the order this socket learnt them, from states newer than the one it
+        #: held (as the page takes them: a state at an older or the same version is ignored).
+        self.draws_in_order: list[tuple[int, int, int]] = []
         self.acted_on = -1  # act at most once per version, as a person would
 
     async def connect(self, port: int, code: str) -> "Client":
@@ -36,12 +39,15 @@ class Client:
         except TimeoutError:
             return None
         if message["type"] == "state":
+            newer = self.state is None or message["version"] > self.state["version"]
             if self.state is None or message["version"] >= self.state["version"]:
                 self.state = message
             event = message["event"]
             if event and event.get("kind") == "draw":
                 key = (message["match"]["number"], message["round"]["number"], event["number"])
                 self.draw_events.add(key)
+                if newer:
+                    self.draws_in_order.append(key)
         return message
 
     async def send(self, **message) -> None:

@@ -31,6 +31,15 @@ def friends_room(seats: int, humans: int, **rules):
     return room, [make_session(user=u) for u in users]
 
 
+def draw_keys(room) -> list[tuple[int, int, int]]:
+    """Every draw of the room as (match, round, draw number), in the order they were made."""
+    return list(
+        Draw.objects.filter(round__match__room=room)
+        .order_by("round__match__number", "round__number", "number")
+        .values_list("round__match__number", "round__number", "number")
+    )
+
+
 def draw_numbers(room):
     return list(
         Draw.objects.filter(round__match__room=room)
@@ -62,6 +71,34 @@ def test_players_on_two_processes_see_each_others_draws(servers):
     for round_number in {r for r, _ in numbers}:
         seq = [n for r, n in numbers if r == round_number]
         assert seq == list(range(1, len(seq) + 1))
+
+
+def test_a_room_split_over_two_processes_gets_every_draw_once_in_order_at_every_socket(
+    servers,
+):
+    """Four players of one room, two on each process (as when nginx's routing by the room's
+    code is bypassed: a process restarted, the upstream list changed): every socket learns
+    every draw exactly once, in the order it was made, whichever process made it."""
+    room, sessions = friends_room(4, 4, rounds=3)
+    one, two = servers("one"), servers("two")
+
+    async def scenario():
+        ports = [one.port, two.port, one.port, two.port]
+        clients = [
+            await Client(s).connect(p, room.code) for s, p in zip(sessions, ports, strict=True)
+        ]
+        final = await play(clients)
+        await caught_up(clients, final["version"])
+        for client in clients:
+            await client.close()
+        return final, clients
+
+    final, clients = asyncio.run(scenario())
+    assert final["match"]["over"]
+    made = draw_keys(room)
+    assert len(made) > 30  # three whole rounds of four
+    for seat, client in enumerate(clients):
+        assert client.draws_in_order == made, f"seat {seat}"
 
 
 def test_killing_the_serving_process_loses_no_committed_draw(servers):

@@ -148,3 +148,38 @@ def test_start_serve_through_nginx_and_stop(prod):
             assert not ("/telemetry/" in line and "127.0.0.1" in line), (name, line)
     with pytest.raises(urllib.error.URLError):
         urllib.request.urlopen(f"{base}/healthz", timeout=5, context=UNVERIFIED)
+
+
+def test_a_rooms_table_sockets_meet_in_one_process_through_nginx(prod):
+    """nginx sends every table socket of a room to the process its code hashes to
+    (``scripts/prod.sh``, upstream ``daphne_rooms``), and different rooms over both
+    processes; its access lines name the process that answered."""
+    prod_dir, https, _, script = prod
+    base = f"https://127.0.0.1:{https}"
+    codes = [f"ROOM{n:02d}" for n in range(16)]  # no such rooms: each socket is refused
+
+    async def sockets():
+        for code in codes:
+            for _ in range(3):
+                try:
+                    async with connect(
+                        f"wss://127.0.0.1:{https}/ws/rooms/{code}/",
+                        ssl=UNVERIFIED,
+                        origin=base,
+                        open_timeout=60,
+                    ) as ws:
+                        await asyncio.wait_for(ws.recv(), 60)
+                except Exception:  # closed with 4404, the room being unknown
+                    pass
+
+    asyncio.run(sockets())
+    assert script("stop", 60).returncode == 0  # every line written
+    served: dict[str, set[str]] = {}
+    for line in (prod_dir / "log" / "nginx-access.log").read_text().splitlines():
+        found = re.search(r"GET /ws/rooms/(\w+)/ .* upstream=(\S+)$", line)
+        if found:
+            served.setdefault(found[1], set()).add(found[2])
+    assert sorted(served) == codes
+    assert all(len(processes) == 1 for processes in served.values()), served
+    # Over 16 rooms both processes serve some (all on one: a chance of 2 in 65,536).
+    assert len(set().union(*served.values())) == 2, served
