@@ -144,7 +144,7 @@ def _count_soon(room_id: int) -> None:
 
 
 async def _count_later(room_id: int) -> None:
-    from games.selectors import spectator_count
+    from games.state import spectator_count
 
     await asyncio.sleep(settings.SPECTATOR_COUNT_SECONDS)
     _counting.pop(room_id, None)  # a change from now on sends again
@@ -157,7 +157,7 @@ async def _count_later(room_id: int) -> None:
 
 
 def _send_count(room_id: int) -> None:
-    from games.selectors import spectator_count
+    from games.state import spectator_count
 
     _group_send(group_name(room_id), _count_message(spectator_count(room_id)))
 

@@ -308,11 +308,3 @@ def match_summaries(room: Room) -> list[dict]:
             }
         )
     return summaries
-
-
-def spectator_count(room_id: int) -> int:
-    """Spectators watching the room now (sockets whose heartbeat is fresh)."""
-    from games.models import Watcher
-
-    fresh = timezone.now() - timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS)
-    return Watcher.objects.filter(room_id=room_id, last_seen__gte=fresh).count()

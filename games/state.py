@@ -8,9 +8,14 @@ what a socket may know.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
 from games import rows
 from games.engine import MatchRules, MatchScore, RoundResult, get_variant
-from games.models import COLOURS, Match, Room
+from games.models import COLOURS, Match, Room, Watcher
 
 
 def load(room: Room, seats: list | None = None) -> tuple[list, Match | None, list]:
@@ -28,6 +33,12 @@ def _epoch(moment) -> float | None:
     return moment.timestamp() if moment is not None else None
 
 
+def spectator_count(room_id: int) -> int:
+    """Spectators watching the room now (sockets whose heartbeat is fresh)."""
+    fresh = timezone.now() - timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS)
+    return Watcher.objects.filter(room_id=room_id, last_seen__gte=fresh).count()
+
+
 def room_state(room: Room, event: dict | None = None, loaded: tuple | None = None) -> dict:
     """Everything about ``room`` as plain data, for broadcasting and snapshots.
 
@@ -37,8 +48,6 @@ def room_state(room: Room, event: dict | None = None, loaded: tuple | None = Non
     seats, match, rounds = loaded if loaded is not None else load(room)
     spectators = getattr(room, "spectators_now", None)
     if spectators is None:
-        from games.selectors import spectator_count
-
         spectators = spectator_count(room.pk)
     state: dict = {
         "version": room.version,
