@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from urllib.parse import parse_qs
 
@@ -23,12 +22,12 @@ from django.conf import settings
 from django.db import DatabaseError
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from games import driver, heartbeat, limits, selectors, services, together
 from games.broadcast import group_name
 from games.engine.view import view_for
 from games.errors import ActionError
+from games.frames import FRAMES, TOGETHER, parse_action, ply
 from games.identity import actor_from_scope, language_from_scope
 from games.outages import OUTAGES
 from games.refusals import refusal
@@ -36,132 +35,11 @@ from games.workers import in_worker
 
 log = logging.getLogger(__name__)
 
-#: Each action and the fields it takes (besides "type" and an optional "ref"). The
-#: match, round and draw fields name the move the action answers (its ply).
-ACTIONS: dict[str, dict[str, type]] = {
-    "draw": {"match": int, "round": int, "draw": int, "position": int},
-    "next_round": {"match": int, "round": int},
-    "rematch": {"match": int},
-    "leave": {"match": int},
-    "resign": {"match": int},
-    "start": {"fill": bool},
-    "sync": {},
-    "ping": {},
-    "point": {"match": int, "round": int, "draw": int, "position": int},
-    "react": {"reaction": str},
-    "speed": {"speed": str},
-}
-OPTIONAL = {"fill"}
-#: Fields that must be present but may be null: a point at no card.
-NULLABLE = {("point", "position")}
 #: Close codes (docs/protocol.md): sockets refused at the door, and a client asking too
 #: much (too many refused frames, or too many sockets from one address).
 NO_SUCH_ROOM, NOT_ALLOWED, TOO_MANY = 4404, 4403, limits.TOO_MANY
 #: Refusals of frames no honest client sends; too many of them close the socket.
 INVALID = frozenset({"malformed", "too_large", "unknown_action", "rate_limited"})
-#: A frame larger than this is not even read for its "ref".
-UNREAD_BYTES = 65536
-
-
-def parse_action(text: str | None, data: bytes | None) -> dict:
-    """The client's message as a checked dict, or ActionError saying what is wrong (with
-    the message's ``ref`` when it had a valid one)."""
-    if data is not None:
-        raise ActionError("malformed", _("Send text frames holding JSON."))
-    if text is None:
-        raise ActionError("malformed", _("Empty message."))
-    try:
-        size = len(text.encode())
-    except UnicodeEncodeError:  # a raw lone surrogate: not UTF-8 (Daphne never sends one)
-        size = len(text.encode(errors="surrogatepass"))
-    message, ref_only = _json_object(text) if size <= UNREAD_BYTES else (None, False)
-    ref = message.get("ref") if message is not None else None
-    ref = ref if isinstance(ref, str) and len(ref) <= 40 and _utf8(ref) else None
-    try:
-        if size > settings.WS_MAX_MESSAGE_BYTES:
-            raise ActionError(
-                "too_large",
-                ngettext(
-                    "Messages are at most %(bytes)s byte.",
-                    "Messages are at most %(bytes)s bytes.",
-                    settings.WS_MAX_MESSAGE_BYTES,
-                )
-                % {"bytes": settings.WS_MAX_MESSAGE_BYTES},
-            )
-        if ref_only:  # a lone surrogate: no action holds one, and it cannot be echoed
-            raise ActionError("malformed", _("The message is not valid JSON."))
-        if message is None:
-            raise ActionError("malformed", _("The message must be a JSON object."))
-        _check_shape(message)
-    except ActionError as exc:
-        exc.ref = ref
-        raise
-    return message
-
-
-def _json_object(text: str) -> tuple[dict | None, bool]:
-    """The JSON object ``text`` holds (or None), and whether it was read only for its
-    ``ref``: orjson refused it, a lone surrogate (raw, or as an escape) among its text."""
-    surrogates = not _utf8(text)
-    if not surrogates:
-        try:
-            message = orjson.loads(text)
-            return (message if isinstance(message, dict) else None), False
-        except orjson.JSONDecodeError:  # also past 1,024 levels of nesting
-            if "\\u" not in text:
-                return None, False
-    # orjson refuses lone surrogates, raw or as escapes (JSON allows "\\ud800"): Python's
-    # parser reads them, for the "ref" (the message itself is refused as not JSON).
-    try:
-        message = json.loads(text)
-    except (ValueError, RecursionError):
-        return None, surrogates
-    return (message if isinstance(message, dict) else None), True
-
-
-def _utf8(text: str) -> bool:
-    try:
-        text.encode()
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _check_shape(message: dict) -> None:
-    kind = message.get("type")
-    if not isinstance(kind, str):
-        raise ActionError("malformed", _('The message needs a "type".'))
-    if kind not in ACTIONS:
-        raise ActionError("unknown_action", _("Unknown action %(type)r.") % {"type": kind[:40]})
-    ref = message.get("ref")
-    if ref is not None and not (isinstance(ref, str) and len(ref) <= 40):
-        raise ActionError("malformed", _('"ref" must be a string of at most 40 characters.'))
-    fields = ACTIONS[kind]
-    extra = set(message) - set(fields) - {"type", "ref"}
-    if extra:
-        raise ActionError(
-            "malformed",
-            ngettext("Unexpected field: %(fields)s.", "Unexpected fields: %(fields)s.", len(extra))
-            % {"fields": ", ".join(sorted(extra))[:80]},
-        )
-    for name, expected in fields.items():
-        value = message.get(name)
-        if value is None:
-            if name in OPTIONAL or ((kind, name) in NULLABLE and name in message):
-                continue
-            raise ActionError(
-                "malformed", _('"%(type)s" needs "%(field)s".') % {"type": kind, "field": name}
-            )
-        if type(value) is not expected:  # bool is not an int here
-            if expected is bool:
-                text = _('"%(field)s" must be true or false.')
-            else:
-                text = _('"%(field)s" must be a whole number.')
-            raise ActionError("malformed", text % {"field": name})
-
-
-def _ply(action: dict) -> dict:
-    return {name: action[name] for name in ("match", "round", "draw") if name in action}
 
 
 class NoSuchSocket(AsyncWebsocketConsumer):
@@ -295,13 +173,14 @@ class TableConsumer(limits.LimitedSocket):
 
     async def perform(self, action: dict) -> None:
         kind = action["type"]
+        answer = FRAMES[kind].answer
         if kind == "ping":
             await self.send_json({"type": "pong", "ref": action.get("ref")})
             return
         if kind == "sync":
             await self.resync()
             return
-        if kind in ("point", "react"):
+        if answer == TOGETHER:
             await self.together(action)
             return
         if self.state is not None and not self.missed and not self._catching_up():
@@ -310,23 +189,8 @@ class TableConsumer(limits.LimitedSocket):
             refused = refusal(self.state, self.actor, action)
             if refused is not None:
                 raise refused
-        room, actor, at = self.room_id, self.actor, _ply(action)
-        call = {
-            "draw": lambda: services.draw(
-                room_id=room, actor=actor, at=at, position=action["position"]
-            ),
-            "next_round": lambda: services.next_round(room_id=room, actor=actor, at=at),
-            "rematch": lambda: services.rematch(room_id=room, actor=actor, at=at),
-            "leave": lambda: services.leave_match(room_id=room, actor=actor, at=at),
-            "resign": lambda: services.resign(room_id=room, actor=actor, at=at),
-            "speed": lambda: services.set_computer_speed(
-                room_id=room, actor=actor, speed=action["speed"]
-            ),
-            "start": lambda: services.start_match(
-                room_id=room, actor=actor, fill_with_computers=bool(action.get("fill"))
-            ),
-        }[kind]
-        await in_worker(call)()
+        room, actor, at = self.room_id, self.actor, ply(action)
+        await in_worker(lambda: answer(room, actor, at, action))()
 
     async def dispatch(self, message):
         # Channels closes stale database connections before every message, a thread hop
@@ -380,7 +244,7 @@ class TableConsumer(limits.LimitedSocket):
             messages = together.point(self.state if current else None, self.actor, action)
             # A computer's face goes out when it changes, not again for every point.
             faces = [m for m in messages if m["type"] == "room.reaction"]
-            face = (_ply(action), faces[0]["reaction"]) if faces else None
+            face = (ply(action), faces[0]["reaction"]) if faces else None
             if faces and face == self.face_sent:
                 messages = [m for m in messages if m["type"] != "room.reaction"]
             self.face_sent = face

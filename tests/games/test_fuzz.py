@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import driver
-from games.consumers import ACTIONS
+from games.frames import ACTIONS
 from games.errors import CODES
 from games.models import Draw, Room, Round
 from games.reactions import REACTIONS

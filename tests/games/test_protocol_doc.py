@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from games.consumers import ACTIONS, parse_action
+from games.frames import ACTIONS, parse_action
 from games.errors import CODES
 from tests.games.conftest import Player
 from tests.rooms import computer_table, friends_in_play

@@ -163,7 +163,7 @@ def test_python_counts_have_plural_forms_in_every_language(singular, plural):
 
 @pytest.mark.django_db
 def test_an_unexpected_field_is_named_in_the_singular(client):
-    from games.consumers import parse_action
+    from games.frames import parse_action
     from games.errors import ActionError
 
     with pytest.raises(ActionError) as caught:
