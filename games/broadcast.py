@@ -9,6 +9,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 
+from games.engine.shapes import RoomState
 from games.outages import OUTAGES
 from games.workers import in_worker
 
@@ -87,7 +88,7 @@ def group_name(room_id: int) -> str:
     return f"room.{room_id}"
 
 
-def room_changed(room_id: int, state: dict) -> None:
+def room_changed(room_id: int, state: RoomState) -> None:
     """Send the full state to the room's group; each socket redacts it for itself.
 
     Channels delivery is best effort: a lost message costs a client nothing more than a

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from games import driver, heartbeat, limits, selectors, services, together
 from games.broadcast import group_name
+from games.engine.shapes import RoomState
 from games.engine.view import view_for
 from games.errors import ActionError
 from games.frames import FRAMES, TOGETHER, parse_action, ply
@@ -54,7 +55,7 @@ class NoSuchSocket(AsyncWebsocketConsumer):
 class TableConsumer(limits.LimitedSocket):
     room_id: int | None = None
     #: The latest full state this socket was sent (server side: it holds every hand).
-    state: dict | None = None
+    state: RoomState | None = None
     #: Whether the socket knows the room moved on past ``state`` (the heartbeat saw it):
     #: the next snapshot then comes from the database.
     missed = False
@@ -205,7 +206,7 @@ class TableConsumer(limits.LimitedSocket):
         if await self.send_state(state):
             driver.ensure(self.room_id, state)
 
-    async def send_state(self, state: dict | None) -> bool:
+    async def send_state(self, state: RoomState | None) -> bool:
         """Keep ``state`` as this socket's latest and send the view it may see; never a
         state older than the one the socket has (a snapshot read before a broadcast that
         overtook it, or a late broadcast). Whether it was sent."""

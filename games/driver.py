@@ -21,6 +21,7 @@ from django.core.cache import cache
 from django.db import DatabaseError
 
 from games import heartbeat, schedule, selectors, services
+from games.engine.shapes import RoomState
 from games.errors import ActionError
 from games.outages import OUTAGES
 from games.workers import idle, in_worker
@@ -37,7 +38,7 @@ SWEEP_LEASE = "games:sweep-lease"
 SESSIONS_LEASE = "games:sessions-cleared"
 
 
-def ensure(room_id: int, state: dict | None = None) -> None:
+def ensure(room_id: int, state: RoomState | None = None) -> None:
     """Make sure this process is driving ``room_id``, and make it look again now.
 
     Given the room's new ``state``, the driver plans from it; a room where the server
@@ -58,7 +59,7 @@ def ensure(room_id: int, state: dict | None = None) -> None:
     _drivers[room_id] = (task, wake)
 
 
-def _remember(room_id: int, state: dict) -> None:
+def _remember(room_id: int, state: RoomState) -> None:
     known = _latest.get(room_id)
     if known is None or state["version"] >= known["version"]:
         _latest[room_id] = state

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from games.engine.seats import played_by_computer
+from games.engine.shapes import RoomState
 from games.labels import SPEED_NAMES
 
 #: How a room paces its computer seats' draws (RULES.md section 6): each scales
@@ -40,7 +41,7 @@ class Due:
     seat: int | None = None
 
 
-def next_due(state: dict) -> Due | None:
+def next_due(state: RoomState) -> Due | None:
     """The server's next move in a room in ``state`` (``games.state.room_state``).
 
     While no human is connected the server owes nothing but, after

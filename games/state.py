@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from games import rows
 from games.engine import MatchRules, MatchScore, RoundResult, get_variant
+from games.engine.shapes import RoomState
 from games.models import COLOURS, Match, Room, Watcher
 
 
@@ -39,7 +40,7 @@ def spectator_count(room_id: int) -> int:
     return Watcher.objects.filter(room_id=room_id, last_seen__gte=fresh).count()
 
 
-def room_state(room: Room, event: dict | None = None, loaded: tuple | None = None) -> dict:
+def room_state(room: Room, event: dict | None = None, loaded: tuple | None = None) -> RoomState:
     """Everything about ``room`` as plain data, for broadcasting and snapshots.
 
     ``loaded`` is what ``load(room)`` returned, if the caller already has it; ``room``
@@ -49,7 +50,7 @@ def room_state(room: Room, event: dict | None = None, loaded: tuple | None = Non
     spectators = getattr(room, "spectators_now", None)
     if spectators is None:
         spectators = spectator_count(room.pk)
-    state: dict = {
+    state: RoomState = {
         "version": room.version,
         "room": {
             "code": room.code,

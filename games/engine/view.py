@@ -13,6 +13,7 @@ Pure: no Django, no I/O.
 from __future__ import annotations
 
 from .seats import Viewer, played_by_computer, seats_of
+from .shapes import RoomState
 
 #: The room's public description.
 ROOM_FIELDS = (
@@ -65,7 +66,7 @@ def _pick(data: dict, fields) -> dict:
     return {name: data[name] for name in fields if name in data}
 
 
-def view_for(state: dict, viewer: Viewer | None = None) -> dict:
+def view_for(state: RoomState, viewer: Viewer | None = None) -> dict:
     """What ``viewer`` may know of ``state`` (``None``: a spectator).
 
     On a shared device the viewer holds every human seat, but only the hand of the seat

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import driver
-from games.frames import ACTIONS
 from games.errors import CODES
+from games.frames import ACTIONS
 from games.models import Draw, Room, Round
 from games.reactions import REACTIONS
 from tests.games.conftest import Player
