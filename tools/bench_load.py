@@ -76,6 +76,14 @@ SEATS = 4
 PACED_P99_TARGET_MS = 100.0
 SATURATION_TARGET = 500.0
 ECHO_RATIO_TARGET = 0.45
+#: Issue 20's targets against the peer (../shared/peer-bgio) measured in the same hour:
+#: server CPU per draw at most this many times the peer's, saturation at least this share
+#: of its best step, and the paced 200 rooms' p99 at most this.
+PEER_CPU_RATIO_TARGET = 2.0
+PEER_SATURATION_RATIO_TARGET = 0.8
+PEER_PACED_P99_TARGET_MS = 30.0
+#: The server processes whose CPU a draw costs (the generator apart).
+SERVER_GROUPS = ("daphne", "postgres", "nginx", "redis")
 
 
 # -- the machine ---------------------------------------------------------------------------
@@ -655,6 +663,56 @@ def lost_draws(gen: Generator, rooms: list[dict]) -> tuple[int, int, int]:
     return total, missing, phantom
 
 
+# -- the peer's figures -----------------------------------------------------------------------
+
+
+def peer_figures(folder: Path) -> dict:
+    """The peer's figures from a folder of its run files (``../shared/peer-bgio``'s
+    ``run_all.sh`` writes one JSON file per run): its best saturation step (draws/s, and
+    its server's CPU per draw in ms) and its paced run's p99 to every seat."""
+    runs = []
+    for path in sorted(Path(folder).glob("*.json")):
+        try:
+            runs.append(json.loads(path.read_text()))
+        except ValueError as exc:
+            raise CommandError(f"{path}: not a peer run file ({exc})") from exc
+    saturate = [r for r in runs if r.get("mode") == "saturate" and r.get("draws_per_s")]
+    paced = [r for r in runs if r.get("mode") == "paced"]
+    if not saturate or not paced:
+        raise CommandError(f"{folder}: needs the peer's saturate and paced run files")
+    best = max(saturate, key=lambda r: r["draws_per_s"])
+    biggest = max(paced, key=lambda r: r["matches"])
+    return {
+        "rate": best["draws_per_s"],
+        "matches": best["matches"],
+        "cpu_ms": best["cpu_pct_of_one_core"]["server"] * 10 / best["draws_per_s"],
+        "paced_matches": biggest["matches"],
+        "paced_p99": biggest["lat_every_seat_ms"]["p99"],
+    }
+
+
+def peer_lines(peer: dict, rate: float, use: dict, paced_p99: float) -> list[str]:
+    """Our figures as ratios to the peer's, and issue 20's targets met or missed."""
+    ours = sum(use.get(g, 0) for g in SERVER_GROUPS) * 10 / rate if rate else float("nan")
+    cpu_ratio, rate_ratio = ours / peer["cpu_ms"], rate / peer["rate"]
+
+    def verdict(met: bool) -> str:
+        return "**met**" if met else "**missed**"
+
+    return [
+        f"Against the peer (boardgame.io, measured in the same hour): server CPU per draw "
+        f"{ours:.2f} ms against {peer['cpu_ms']:.2f} ms, **{cpu_ratio:.1f}x** (target at most "
+        f"{PEER_CPU_RATIO_TARGET:.0f}x: {verdict(cpu_ratio <= PEER_CPU_RATIO_TARGET)}); "
+        f"saturation {rate:,.0f} against {peer['rate']:,.0f} draws/s ({peer['matches']} "
+        f"matches), **{rate_ratio:.2f}x** (target at least {PEER_SATURATION_RATIO_TARGET}x: "
+        f"{verdict(rate_ratio >= PEER_SATURATION_RATIO_TARGET)}); paced p99 to every seat "
+        f"{paced_p99:,.1f} ms against the peer's {peer['paced_p99']:,.1f} ms at "
+        f"{peer['paced_matches']} matches (target at most {PEER_PACED_P99_TARGET_MS:.0f} ms: "
+        f"{verdict(paced_p99 <= PEER_PACED_P99_TARGET_MS)}).",
+        "",
+    ]
+
+
 # -- the report ------------------------------------------------------------------------------
 
 
@@ -699,6 +757,12 @@ class Command(BaseCommand):
         parser.add_argument("--stack", default="", help="how the stack was run, for the report")
         parser.add_argument("--write", default=None, help="the Markdown file to update")
         parser.add_argument("--keep", action="store_true", help="keep the bench rooms and users")
+        parser.add_argument(
+            "--peer",
+            type=Path,
+            default=None,
+            help="a folder of ../shared/peer-bgio run files from the same hour: ratios to it",
+        )
 
     def log(self, text: str) -> None:
         self.stdout.write(text)
@@ -718,6 +782,7 @@ class Command(BaseCommand):
             ws = "wss" if parts.scheme == "https" else "ws"
             urls.append(f"{ws}://{parts.netloc}")
         origin = opts["url"][0].rstrip("/")
+        peer = peer_figures(opts["peer"]) if opts["peer"] else None  # read before the run
         steps = [int(s) for s in opts["steps"].split(",") if s.strip()]
         started_at = datetime.datetime.now()
 
@@ -804,6 +869,7 @@ class Command(BaseCommand):
             echo=echo_result,
             memory=memory,
             opts=opts,
+            peer=peer,
         )
         self.log("")
         self.log(report)
@@ -943,7 +1009,10 @@ class Command(BaseCommand):
                 else "."
             )
         )
-        lines += ["", end]
+        lines.append("")
+        if r.get("peer"):
+            lines += peer_lines(r["peer"], best["rate"], best["cpu"], p99)
+        lines += [end]
         return "\n".join(lines)
 
 
