@@ -60,9 +60,7 @@ def deal_round(room: Room, match: Match, number: int, dealer: int) -> Round:
         finished_at=timezone.now() if over else None,
     )
     if over:
-        score = match_score(room, match, match.rounds.order_by("number"))
-        if score.over:
-            end_match(room, match, score.winners(), score.losers())
+        end_match_if_decided(room, match, match.rounds.order_by("number"))
     return rnd
 
 
@@ -72,6 +70,14 @@ def latest_match(room: Room) -> Match:
     if match is None:
         raise refusals.not_started()
     return match
+
+
+def end_match_if_decided(room: Room, match: Match, rounds) -> None:
+    """After a round of ``match`` ended (``rounds``: its rounds in order, that one
+    finished): the match's result, if the rounds played decide it."""
+    score = match_score(room, match, rounds)
+    if score.over:
+        end_match(room, match, score.winners(), score.losers())
 
 
 def end_match(room: Room, match: Match, winners, losers, ended_by=None) -> None:

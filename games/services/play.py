@@ -16,8 +16,8 @@ from games.models import Draw, Match, Presence, Room, Round, Seat
 from games.refusals import refuse
 from games.services.attendance import note_attendance
 from games.services.change import Change, changing, checked_ply
-from games.services.matches import end_match, seated_at_latest_match
-from games.state import load, match_score
+from games.services.matches import end_match, end_match_if_decided, seated_at_latest_match
+from games.state import load
 
 _system_random = random.SystemRandom()
 
@@ -113,9 +113,7 @@ def _apply_draw(change, match, rnd, state, seat, position, *, by_computer) -> Dr
         fields += ["ranking", "holder", "finished_at"]
     change.update(rnd, fields)
     if state.over:
-        score = match_score(change.room, match, change.loaded[2])
-        if score.over:
-            end_match(change.room, match, score.winners(), score.losers())
+        end_match_if_decided(change.room, match, change.loaded[2])
     change.commit({"kind": "draw", **result.as_dict(), "by_computer": by_computer})
     return row
 
