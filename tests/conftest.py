@@ -68,6 +68,15 @@ def empty_cache():
 
 
 @pytest.fixture(autouse=True)
+def no_kept_rooms():
+    # The rooms a process keeps between draws (games.services.resident) belong to the
+    # database of the test that drew in them.
+    from games.services import resident
+
+    resident.forget_all()
+
+
+@pytest.fixture(autouse=True)
 def fresh_channel_layer():
     # Each async test runs in its own event loop, but a channel layer keeps asyncio locks
     # bound to the loop it first ran in (channels_redis): give every test a new layer.

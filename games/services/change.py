@@ -23,15 +23,18 @@ from games import broadcast, schedule
 from games.errors import ActionError
 from games.models import Room
 from games.refusals import PLY_FIELDS
-from games.services import sql
+from games.services import resident, sql
 from games.state import room_state
 
 
 class Change:
     """The room, locked, inside a transaction; ``commit`` moves the version on."""
 
-    def __init__(self, room: Room, seats: list | None = None):
+    def __init__(self, room: Room, seats: list | None = None, *, guarded: bool = False):
         self.room = room
+        #: Made without the room's lock, from the room this process kept
+        #: (``games.services.resident``): the commit's swap decides whether it writes.
+        self.guarded = guarded
         #: The room's seats as read with the lock (before this change touched any).
         self.seats = seats
         #: The room's seats, latest match and its rounds, once read for this change
@@ -63,8 +66,11 @@ class Change:
         due = schedule.next_due(state)
         room.due_at = datetime.fromtimestamp(due.at, UTC) if due else None
         fields = ["version", "status", "updated_at", "due_at", "unattended_since"]
-        swap = sql.update_statement(room, fields, where={"version": before})
-        if sql.execute(swap, riders=self.writes) != 1:
+        # Unlocked, the room's code too: a kept room is never mistaken for another room
+        # that took its key (SQLite reuses keys once rows are deleted).
+        where = {"version": before, **({"code": room.code} if self.guarded else {})}
+        swap = sql.update_statement(room, fields, where=where)
+        if sql.execute(swap, riders=self.writes, guarded=self.guarded) != 1:
             room.version = before  # someone else changed the room first
             raise ActionError("stale_version", _("The table changed before this action."))
         broadcast.after_commit(lambda: broadcast.room_changed(room.pk, state))
@@ -80,6 +86,7 @@ def changing(room_id: int, version: object = None):
     """A transaction holding the room's row lock, refusing a stale ``version`` (the
     server's own moves name the version they were planned against)."""
     version = _check_whole_number(version, "version")
+    resident.forget(room_id)  # what this change writes is read back from the database
     with transaction.atomic():
         room, seats = sql.lock_room(room_id)  # with the spectator count, for the new state
         if room is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -14,6 +15,7 @@ from games.errors import ActionError
 from games.identity import Actor
 from games.models import Draw, Match, Presence, Room, Round, Seat
 from games.refusals import refuse
+from games.services import resident
 from games.services.attendance import note_attendance
 from games.services.change import Change, changing, checked_ply
 from games.services.matches import end_match, end_match_if_decided, seated_at_latest_match
@@ -29,7 +31,8 @@ def draw(*, room_id: int, actor: Actor, position: object, at: dict | None = None
     if isinstance(position, bool) or not isinstance(position, int):
         raise ActionError("malformed", _("position must be a whole number."))
     at = checked_ply(at)
-    with changing(room_id) as change:
+
+    def human_draws(change: Change) -> Draw:
         match, rnd, state, seat = _playable(change, at, actor)
         refuse(
             refusals.drawer(
@@ -41,6 +44,8 @@ def draw(*, room_id: int, actor: Actor, position: object, at: dict | None = None
         )
         return _apply_draw(change, match, rnd, state, seat, position, by_computer=False)
 
+    return _drawing(room_id, None, human_draws)
+
 
 def computer_turn(*, room_id: int, version: int) -> dict | None:
     """The computer draws for the current drawer, if the computer plays that seat.
@@ -49,13 +54,31 @@ def computer_turn(*, room_id: int, version: int) -> dict | None:
     twice for one turn: a second call for the same turn finds the version moved on.
     Returns the new state, or None when the computer does not play the drawer's seat.
     """
-    with changing(room_id, version) as change:
+
+    def computer_draws(change: Change) -> dict | None:
         match, rnd, state, seat = _playable(change)
         if not seat.played_by_computer:
             return None
         position = choose_position(state, _system_random)
         _apply_draw(change, match, rnd, state, seat, position, by_computer=True)
         return change.state
+
+    return _drawing(room_id, version, computer_draws)
+
+
+def _drawing(room_id: int, version: int | None, draws):
+    """``draws(change)`` from the room this process kept at its last draw, written with one
+    statement (``games.services.resident``); on the locked path when there is none or it
+    cannot answer (another process changed the room, a refusal, the round's last draw)."""
+    try:
+        with resident.kept(room_id, version) as kept:
+            change = Change(kept.room, kept.seats, guarded=True)
+            change.loaded = (kept.seats, kept.match, kept.rounds)
+            return draws(change)
+    except resident.Missed:
+        pass
+    with changing(room_id, version) as change:
+        return draws(change)
 
 
 def _playable(
@@ -65,7 +88,9 @@ def _playable(
     (``refusals.drawing``) for an ``actor`` playing no seat, a match not started, a move
     other than ``at``, or a match or round over. Without an ``actor``: the computer."""
     room = change.room
-    seats, match, rounds = change.loaded = load(room, change.seats)
+    if change.loaded is None:
+        change.loaded = load(room, change.seats)
+    seats, match, rounds = change.loaded
     rnd = rounds[-1] if rounds else None
     state = RoundState.from_dict(rnd.state) if rnd else None
     refuse(
@@ -91,6 +116,8 @@ def _apply_draw(change, match, rnd, state, seat, position, *, by_computer) -> Dr
         result = state.draw(position)
     except RulesError as exc:
         raise refusals.bad_position() from exc
+    if state.over and change.guarded:
+        raise resident.Missed  # the round's end (and the match's) on the locked path
     level = change.room.computer_level if seat.played_by_computer else None
     arrange_after_own_draw(state, result.drawer, _system_random, level)
     row = Draw(
@@ -115,6 +142,12 @@ def _apply_draw(change, match, rnd, state, seat, position, *, by_computer) -> Dr
     if state.over:
         end_match_if_decided(change.room, match, change.loaded[2])
     change.commit({"kind": "draw", **result.as_dict(), "by_computer": by_computer})
+    if not state.over:  # the next draw starts from what this one read and wrote
+        room, loaded = change.room, change.loaded
+        if change.guarded:
+            resident.keep(room, loaded)
+        else:
+            transaction.on_commit(lambda: resident.keep(room, loaded))
     return row
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games.models import Room, Seat
@@ -86,10 +86,16 @@ def update(obj, names: list[str], *, where: dict | None = None) -> int:
     return execute(update_statement(obj, names, where=where))
 
 
-def execute(statement: Statement, *, riders: list[Statement] = ()) -> int:
+def execute(statement: Statement, *, riders: list[Statement] = (), guarded: bool = False) -> int:
     """Run ``statement`` and the ``riders`` (writes returning nothing) with it; the number
     of rows ``statement`` changed. On PostgreSQL the riders travel in the same statement,
-    as data-modifying WITH clauses: one round trip for all of a change's writes."""
+    as data-modifying WITH clauses: one round trip for all of a change's writes.
+
+    ``guarded``: the riders apply only if ``statement`` (an UPDATE) changed a row, for a
+    change made without the room's lock (``games.services.resident``): the room's
+    compare-and-swap decides, in the same statement, whether anything is written."""
+    if guarded:
+        return _execute_guarded(statement, riders)
     sql, params = statement
     with connection.cursor() as cursor:
         if riders and connection.vendor == "postgresql":
@@ -101,6 +107,38 @@ def execute(statement: Statement, *, riders: list[Statement] = ()) -> int:
                 cursor.execute(*rider)
         cursor.execute(sql, params)
         return cursor.rowcount
+
+
+def _execute_guarded(statement: Statement, riders: list[Statement]) -> int:
+    sql, params = statement
+    if connection.vendor != "postgresql":
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            if cursor.rowcount != 1:
+                return cursor.rowcount
+            for rider in riders:
+                cursor.execute(*rider)
+            return 1
+    clauses = [f"s AS ({sql} RETURNING 1)"]
+    values = list(params)
+    for i, (rider, rider_values) in enumerate(riders):
+        clauses.append(f"w{i} AS ({_only_if_swapped(rider)})")
+        values += rider_values
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH {', '.join(clauses)} SELECT COUNT(*) FROM s", values)
+        return cursor.fetchone()[0]
+
+
+_SWAPPED = "EXISTS (SELECT 1 FROM s)"
+
+
+def _only_if_swapped(rider: str) -> str:
+    """An ``insert_statement`` or ``update_statement`` that writes only if the guarded
+    swap (the WITH clause ``s``) changed its row."""
+    if rider.startswith("INSERT"):
+        head, marks = rider.split(" VALUES (", 1)
+        return f"{head} SELECT {marks[:-1]} WHERE {_SWAPPED}"
+    return f"{rider} AND {_SWAPPED}"
 
 
 def touch(channel_names: list[str], room_ids: list[int], now) -> tuple[dict[int, int], set[str]]:

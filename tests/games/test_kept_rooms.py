@@ -1,0 +1,119 @@
+"""A draw after a draw starts from the room the process kept (games.services.resident):
+one statement, no lock and no read; and whatever the kept room cannot answer for is
+answered from the database as before."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import selectors, services
+from games.errors import ActionError
+from games.models import Draw, Room, Round
+from games.services import resident, sql
+from tests.games.conftest import make_user
+from tests.rooms import computer_room
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _two_seat_room():
+    """Babanuki for two, a person against the computer, the person to draw."""
+    user = make_user("kept")
+    room = computer_room(user, seats=2, rounds=1)
+    actor = services.Actor(user_id=user.pk)
+    while selectors.snapshot(room.pk)["round"]["state"]["drawer"] != 0:
+        room.refresh_from_db()
+        services.computer_turn(room_id=room.pk, version=room.version)
+    return room, actor
+
+
+def _ply(room_id: int) -> dict:
+    state = selectors.snapshot(room_id)
+    return {
+        "match": state["match"]["number"],
+        "round": state["round"]["number"],
+        "draw": state["round"]["state"]["draws"],
+    }
+
+
+def _statements(context) -> list[str]:
+    return [q["sql"] for q in context.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")]
+
+
+def test_a_draw_after_a_draw_is_one_statement_without_the_lock():
+    room, actor = _two_seat_room()
+    services.draw(room_id=room.pk, actor=actor, position=0, at=_ply(room.pk))  # keeps it
+    room.refresh_from_db()
+    services.computer_turn(room_id=room.pk, version=room.version)
+    before = Draw.objects.filter(round__match__room=room).count()
+    at, version = _ply(room.pk), selectors.snapshot(room.pk)["version"]
+
+    with CaptureQueriesContext(connection) as context:
+        services.draw(room_id=room.pk, actor=actor, position=0, at=at)
+
+    statements = _statements(context)
+    assert not any("FOR UPDATE" in s or s.startswith("SELECT") for s in statements), statements
+    if connection.vendor == "postgresql":
+        assert len(statements) == 1 and statements[0].startswith("WITH s AS (UPDATE")
+    assert Draw.objects.filter(round__match__room=room).count() == before + 1
+    state = selectors.snapshot(room.pk)
+    assert state["round"]["state"]["draws"] == at["draw"] + 1
+    assert state["version"] == version + 1
+
+
+def test_a_room_changed_by_another_process_is_read_again_and_nothing_kept_is_written():
+    room, actor = _two_seat_room()
+    services.draw(room_id=room.pk, actor=actor, position=0, at=_ply(room.pk))
+    room.refresh_from_db()
+    # Another process's change: the room's version moves on without this process.
+    Room.objects.filter(pk=room.pk).update(version=room.version + 1)
+    rounds = list(Round.objects.filter(match__room=room).values_list("state", flat=True))
+
+    with CaptureQueriesContext(connection) as context:
+        state = services.computer_turn(room_id=room.pk, version=room.version + 1)
+
+    # The kept room (one version behind) was not used: the locked path read the room.
+    assert any("FOR UPDATE" in s or s.startswith("SELECT") for s in _statements(context))
+    assert state["version"] == room.version + 2
+    assert state["round"]["state"]["draws"] == rounds[-1]["draws"] + 1
+    assert Draw.objects.filter(round__match__room=room).count() == rounds[-1]["draws"] + 1
+
+
+def test_a_stale_draw_from_a_kept_room_is_refused_as_before():
+    room, actor = _two_seat_room()
+    at = _ply(room.pk)
+    services.draw(room_id=room.pk, actor=actor, position=0, at=at)
+    room.refresh_from_db()
+    services.computer_turn(room_id=room.pk, version=room.version)
+    before = Draw.objects.filter(round__match__room=room).count()
+
+    with pytest.raises(ActionError) as refused:
+        services.draw(room_id=room.pk, actor=actor, position=0, at=at)  # the old move
+
+    assert refused.value.code == "stale_version"
+    assert Draw.objects.filter(round__match__room=room).count() == before
+
+
+def test_the_guarded_swap_writes_its_riders_only_when_it_changes_the_row():
+    room, actor = _two_seat_room()
+    rnd = Round.objects.filter(match__room=room).latest("number")
+    saved = rnd.state
+    rnd.state = {**saved, "marker": True}
+    rider = sql.update_statement(rnd, ["state"])
+    room.refresh_from_db()
+
+    missed = sql.update_statement(room, ["version"], where={"version": room.version + 5})
+    assert sql.execute(missed, riders=[rider], guarded=True) == 0
+    assert "marker" not in Round.objects.get(pk=rnd.pk).state
+
+    room.version += 1
+    swap = sql.update_statement(room, ["version"], where={"version": room.version - 1})
+    assert sql.execute(swap, riders=[rider], guarded=True) == 1
+    assert Round.objects.get(pk=rnd.pk).state["marker"] is True
+
+
+def test_a_process_keeps_at_most_its_bound_of_rooms(monkeypatch):
+    monkeypatch.setattr(resident, "KEPT_ROOMS", 2)
+    for room_id in (1, 2, 3):
+        resident.keep(type("R", (), {"pk": room_id})(), ([], None, []))
+    assert list(resident._kept) == [2, 3]
