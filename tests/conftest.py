@@ -71,9 +71,14 @@ def empty_cache():
 def no_kept_rooms():
     # The rooms a process keeps between draws (games.services.resident) belong to the
     # database of the test that drew in them.
-    from games.services import resident
+    # Nor may a worker thread's own connection for them (games.services.sql) outlive the
+    # test: it would keep the test database from being dropped.
+    from games.services import resident, sql
 
     resident.forget_all()
+    yield
+    resident.forget_all()
+    sql.close_own_connections()
 
 
 @pytest.fixture(autouse=True)

@@ -4,10 +4,13 @@ contract in ``pyproject.toml`` keeps it so."""
 
 from __future__ import annotations
 
+import threading
+import weakref
 from datetime import timedelta
 
+import psycopg
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DatabaseError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from games.models import Room, Seat
@@ -124,9 +127,58 @@ def _execute_guarded(statement: Statement, riders: list[Statement]) -> int:
     for i, (rider, rider_values) in enumerate(riders):
         clauses.append(f"w{i} AS ({_only_if_swapped(rider)})")
         values += rider_values
-    with connection.cursor() as cursor:
-        cursor.execute(f"WITH {', '.join(clauses)} SELECT COUNT(*) FROM s", values)
-        return cursor.fetchone()[0]
+    return _own_connection_count(f"WITH {', '.join(clauses)} SELECT COUNT(*) FROM s", values)
+
+
+# -- the guarded statement's own connection (PostgreSQL) -------------------------------------
+#
+# Django hands a worker thread a connection from the pool for each call, checked with a
+# round trip as it leaves the pool, and takes it back after: two round trips and the
+# pool's bookkeeping for a one-statement draw. The guarded statement runs instead on a
+# connection the worker thread keeps (autocommit, prepared statements, Django's
+# adapters), opened on first use. A guarded statement may be sent again: if the first
+# try committed before its connection failed, the room's version moved on and the second
+# try writes nothing (and the draw goes to the locked path, which answers it).
+
+_own = threading.local()
+_opened: weakref.WeakSet = weakref.WeakSet()
+_opened_lock = threading.Lock()
+
+
+def _own_connection_count(sql: str, values: list) -> int:
+    for attempt in (1, 2):
+        own = getattr(_own, "connection", None)
+        if own is None or own.closed or own.info.dbname != connection.settings_dict["NAME"]:
+            own = _own.connection = _connect()
+        try:
+            return own.execute(sql, values).fetchone()[0]
+        except psycopg.OperationalError as exc:
+            own.close()  # a restarted server, a dropped socket: once more, on a new one
+            if attempt == 2:
+                raise OperationalError(str(exc)) from exc
+        except psycopg.Error as exc:
+            raise DatabaseError(str(exc)) from exc
+    raise AssertionError("unreachable")
+
+
+def _connect():
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    try:
+        own = psycopg.Connection.connect(**params, autocommit=True)
+    except psycopg.Error as exc:  # the database is away: as Django's own connection says
+        raise OperationalError(str(exc)) from exc
+    with _opened_lock:
+        _opened.add(own)
+    return own
+
+
+def close_own_connections() -> None:
+    """Close every worker thread's own connection (before dropping a test database)."""
+    with _opened_lock:
+        opened = list(_opened)
+    for own in opened:
+        own.close()
 
 
 _SWAPPED = "EXISTS (SELECT 1 FROM s)"

@@ -40,7 +40,7 @@ def _statements(context) -> list[str]:
     return [q["sql"] for q in context.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")]
 
 
-def test_a_draw_after_a_draw_is_one_statement_without_the_lock():
+def test_a_draw_after_a_draw_is_one_statement_without_the_lock(monkeypatch):
     room, actor = _two_seat_room()
     services.draw(room_id=room.pk, actor=actor, position=0, at=_ply(room.pk))  # keeps it
     room.refresh_from_db()
@@ -48,13 +48,18 @@ def test_a_draw_after_a_draw_is_one_statement_without_the_lock():
     before = Draw.objects.filter(round__match__room=room).count()
     at, version = _ply(room.pk), selectors.snapshot(room.pk)["version"]
 
+    sent = []
+    own = sql._own_connection_count
+    monkeypatch.setattr(sql, "_own_connection_count", lambda *a: sent.append(a[0]) or own(*a))
+
     with CaptureQueriesContext(connection) as context:
         services.draw(room_id=room.pk, actor=actor, position=0, at=at)
 
     statements = _statements(context)
     assert not any("FOR UPDATE" in s or s.startswith("SELECT") for s in statements), statements
     if connection.vendor == "postgresql":
-        assert len(statements) == 1 and statements[0].startswith("WITH s AS (UPDATE")
+        # Nothing through Django's connection: one statement on the thread's own.
+        assert statements == [] and len(sent) == 1 and sent[0].startswith("WITH s AS (UPDATE")
     assert Draw.objects.filter(round__match__room=room).count() == before + 1
     state = selectors.snapshot(room.pk)
     assert state["round"]["state"]["draws"] == at["draw"] + 1
@@ -117,3 +122,22 @@ def test_a_process_keeps_at_most_its_bound_of_rooms(monkeypatch):
     for room_id in (1, 2, 3):
         resident.keep(type("R", (), {"pk": room_id})(), ([], None, []))
     assert list(resident._kept) == [2, 3]
+
+
+def test_a_kept_draw_survives_its_connection_being_cut(monkeypatch):
+    if connection.vendor != "postgresql":
+        pytest.skip("the own connection is PostgreSQL's (SQLite writes through Django's)")
+    room, actor = _two_seat_room()
+    services.draw(room_id=room.pk, actor=actor, position=0, at=_ply(room.pk))
+    room.refresh_from_db()
+    services.computer_turn(room_id=room.pk, version=room.version)  # on the own connection
+    own = sql._own.connection
+    # The server ends the connection (a restart, a proxy's idle cut) while the thread keeps it.
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [own.info.backend_pid])
+    at = _ply(room.pk)
+
+    services.draw(room_id=room.pk, actor=actor, position=0, at=at)
+
+    assert own.closed and sql._own.connection is not own
+    assert selectors.snapshot(room.pk)["round"]["state"]["draws"] == at["draw"] + 1
