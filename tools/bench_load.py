@@ -37,7 +37,7 @@ import resource
 import ssl
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -73,6 +73,9 @@ def markers(layer: str) -> tuple[str, str]:
 
 PREFIX = "bench-"
 SEATS = 4
+#: The frames a bot sends in any second at most: the site's limit is 20
+#: (``WS_TABLE_FRAMES_PER_SECOND``), counted in the server's own seconds.
+FRAMES_PER_SECOND = 18
 PACED_P99_TARGET_MS = 100.0
 SATURATION_TARGET = 500.0
 ECHO_RATIO_TARGET = 0.45
@@ -399,6 +402,8 @@ class Bot:
         self.task: asyncio.Task | None = None
         #: The loopback address it connects from (``client_address``).
         self.address = "127.0.0.1"
+        #: When it sent its frames of the last second (``fire`` keeps to the rate).
+        self.sent_at: deque = deque()
 
     async def connect(self, url: str, origin: str, context) -> None:
         from websockets.asyncio.client import connect
@@ -441,8 +446,8 @@ class Bot:
         if kind == "error":
             self.table.gen.rec.errors[message["code"]] += 1
             return
-        if kind != "state" or message["version"] < self.version:
-            return
+        if kind != "state" or message["version"] <= self.version:
+            return  # an older state, or the same again (the answer to a resync)
         self.version = message["version"]
         self.state = message
         event = message["event"]
@@ -486,6 +491,17 @@ class Bot:
         if not self.table.active:  # stopped while waiting: decide again when resumed
             self.acted_on = -1
             return
+        # The protocol allows a table socket 20 frames a second (docs/protocol.md): at
+        # saturation two bots left in a round can answer each other faster than that.
+        now = time.monotonic()
+        sent = self.sent_at
+        while sent and now - sent[0] >= 1.0:
+            sent.popleft()
+        if len(sent) >= FRAMES_PER_SECOND:
+            wait = 1.0 - (now - sent[0]) + 0.01
+            asyncio.get_running_loop().call_later(wait, self.fire, payload, key)
+            return
+        sent.append(now)
         if key is not None:
             self.table.sending(key)
         self.send(payload)
