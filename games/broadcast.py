@@ -19,11 +19,19 @@ log = logging.getLogger(__name__)
 _last: tuple[asyncio.AbstractEventLoop | None, asyncio.Task | None] = (None, None)
 
 
-def after_commit(send) -> None:
-    """Call ``send`` once the current transaction commits. A send that fails is logged
-    and changes nothing else: the change is committed, and the action that made it must
-    not answer as if it were not (sockets catch up at their next heartbeat)."""
-    transaction.on_commit(send, robust=True)
+def after_commit(send, *, committed: bool = False) -> None:
+    """Call ``send`` once the current transaction commits (at once when the change is
+    ``committed`` already: one guarded statement, outside any transaction). A send that
+    fails is logged and changes nothing else: the change is committed, and the action
+    that made it must not answer as if it were not (sockets catch up at their next
+    heartbeat)."""
+    if not committed:
+        transaction.on_commit(send, robust=True)
+        return
+    try:
+        send()
+    except Exception:
+        log.exception("could not hand over a broadcast")
 
 
 def _group_send(group: str, message: dict) -> None:

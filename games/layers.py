@@ -6,6 +6,7 @@ receive then decoded them again, the largest single cost of a draw inside Daphne
 the draw itself (docs/performance.md). ``SharedMsgPack`` remembers the messages it
 decoded last, so a process's sockets share one decoded copy: consumers treat the
 messages they receive as read-only (they store and redact states, never change them).
+A message the process sent itself comes back as the object it was encoded from.
 """
 
 from __future__ import annotations
@@ -26,14 +27,24 @@ class SharedMsgPack(MsgPackSerializer):
         super().__init__(*args, **kwargs)
         self._decoded: dict[bytes, object] = {}
 
+    def serialize(self, message) -> bytes:
+        # The process's own messages come back from Redis to its own sockets: as the
+        # object they were made from, never decoded.
+        data = super().serialize(message)
+        self._remember(data, message)
+        return data
+
     def deserialize(self, message: bytes):
         found = self._decoded.get(message)
         if found is None:
             found = super().deserialize(message)
-            if len(self._decoded) >= self.REMEMBERED:
-                del self._decoded[next(iter(self._decoded))]
-            self._decoded[message] = found
+            self._remember(message, found)
         return found
+
+    def _remember(self, data: bytes, message) -> None:
+        if len(self._decoded) >= self.REMEMBERED:
+            del self._decoded[next(iter(self._decoded))]
+        self._decoded[data] = message
 
 
 def register() -> None:

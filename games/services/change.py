@@ -73,10 +73,11 @@ class Change:
         if sql.execute(swap, riders=self.writes, guarded=self.guarded) != 1:
             room.version = before  # someone else changed the room first
             raise ActionError("stale_version", _("The table changed before this action."))
-        broadcast.after_commit(lambda: broadcast.room_changed(room.pk, state))
+        committed = self.guarded  # its one statement was the whole transaction
+        broadcast.after_commit(lambda: broadcast.room_changed(room.pk, state), committed=committed)
         if self.in_lobby or (room.listed and room.status == Room.Status.WAITING):
             # The lobby lists waiting rooms only: a playing room's changes are not its news.
-            broadcast.after_commit(broadcast.lobby_changed)
+            broadcast.after_commit(broadcast.lobby_changed, committed=committed)
         self.state = state
         return state
 
