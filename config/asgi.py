@@ -14,9 +14,9 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config import daphne_guard  # noqa: E402
 from config.origin import SameOriginMiddleware  # noqa: E402
-from games.outages import OutageMiddleware  # noqa: E402
-from games.routing import fallback as no_such_socket  # noqa: E402
-from games.routing import websocket_urlpatterns as game_sockets  # noqa: E402
+from games.realtime.outages import OutageMiddleware  # noqa: E402
+from games.realtime.routing import fallback as no_such_socket  # noqa: E402
+from games.realtime.routing import websocket_urlpatterns as game_sockets  # noqa: E402
 from lobby.routing import websocket_urlpatterns as lobby_sockets  # noqa: E402
 
 sockets = game_sockets + lobby_sockets
@@ -37,7 +37,7 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         # The Origin must be the page's own (scheme, host and port: config/origin.py);
         # then the session and user. A database or Redis outage closes the socket
-        # cleanly (games/outages.py).
+        # cleanly (games/realtime/outages.py).
         "websocket": OutageMiddleware(
             SameOriginMiddleware(AuthMiddlewareStack(URLRouter(sockets)))
         ),

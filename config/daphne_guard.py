@@ -3,7 +3,7 @@
 Daphne reads every frame a client writes and queues it for the application, without
 limit and without back-pressure. A client writing junk frames as fast as TCP allows
 fills that queue faster than the table's consumer can drop them: it was closed after its
-31st refused frame (``games.limits``), but that frame reached the consumer seconds after
+31st refused frame (``games.realtime.limits``), but that frame reached the consumer seconds after
 the connect, behind tens of thousands queued, and the process's other sockets waited
 behind all of them (the players' p99 went from tens of milliseconds to seconds).
 
@@ -30,7 +30,7 @@ import time
 
 log = logging.getLogger(__name__)
 
-#: The close code for a client that asked too much (``games.limits.TOO_MANY``).
+#: The close code for a client that asked too much (``games.realtime.limits.TOO_MANY``).
 TOO_MANY = 4429
 #: How long a socket cut off is kept, unread, before its connection is dropped: long
 #: enough for a busy client to read the close frame (autobahn's default is a second).

@@ -157,7 +157,7 @@ if REDIS_URL and CHANNEL_LAYER == "pubsub":
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            # Decoded once per process, not once per socket (games/layers.py).
+            # Decoded once per process, not once per socket (games/realtime/layers.py).
             "CONFIG": {"hosts": [REDIS_URL], "serializer_format": "msgpack-shared"},
         }
     }
@@ -230,7 +230,7 @@ LOGGING = {
             "formatter": "line",
         }
     },
-    "filters": {"layer_outage": {"()": "games.outages.LayerOutageFilter"}},
+    "filters": {"layer_outage": {"()": "games.realtime.outages.LayerOutageFilter"}},
     "loggers": {
         "channels_redis.pubsub": {"filters": ["layer_outage"]},
         "asyncio": {"filters": ["layer_outage"]},
@@ -240,7 +240,7 @@ LOGGING = {
 
 # -- the game's timings (seconds) --------------------------------------------------------
 # Pause before a computer seat draws, so that people can follow it: the normal speed; a
-# room set slow or fast scales it (games.schedule.COMPUTER_SPEEDS), so 0 stays 0.
+# room set slow or fast scales it (games.realtime.schedule.COMPUTER_SPEEDS), so 0 stays 0.
 COMPUTER_DELAY_SECONDS = float(os.environ.get("COMPUTER_DELAY_SECONDS", "0.9"))
 # How long a human seat's connection may stay down before the computer covers it.
 SEAT_GRACE_SECONDS = float(os.environ.get("SEAT_GRACE_SECONDS", "20"))
@@ -262,7 +262,7 @@ ABANDON_AFTER_SECONDS = float(os.environ.get("ABANDON_AFTER_SECONDS", str(6 * 36
 # The largest WebSocket message the table accepts.
 WS_MAX_MESSAGE_BYTES = 2048
 
-# -- limits: what one client may cost a process (games/limits.py, docs/operations.md) -----
+# -- limits: what one client may cost a process (games/realtime/limits.py, docs/operations.md) -----
 # A socket that sends more than this many refused frames (malformed, too large, unknown,
 # over the rate limit) within WS_INVALID_WINDOW_SECONDS is closed with 4429.
 WS_INVALID_FRAME_LIMIT = int(os.environ.get("WS_INVALID_FRAME_LIMIT", "30"))

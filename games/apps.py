@@ -6,6 +6,6 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self):
-        from games import layers
+        from games.realtime import layers
 
         layers.register()  # before the channel layer is first made (settings name it)

@@ -1,6 +1,7 @@
 """Reactions at the table: the closed set a player may send (no free text: children play
 here), each with the symbol and the translated words the page shows. Computer faces
-(``games.engine.tells``) are two of them. Checked and rate limited by ``games.consumers``."""
+(``games.engine.tells``) are two of them. Checked and rate limited by
+``games.realtime.consumers``."""
 
 from __future__ import annotations
 

@@ -46,7 +46,7 @@ class _Marking:
       human's seat it played then), which arranged the hand by the room's level.
     - "face": before a draw a human made from a computer seat: the live table sends a
       face when a human drawer points at a card of a seat the computer plays
-      (``games.together.point``). The rows do not say when the computer played a human's
+      (``games.realtime.together.point``). The rows do not say when the computer played a human's
       seat that was left or covered (only that seat's own draws do), so faces are only
       marked for computer seats: a replay never claims a face the table did not show.
       Faces come from the round's seed, so only once the round is over.

@@ -4,7 +4,7 @@ It only listens: every frame a client sends is refused. At most
 ``WS_LOBBY_FRAMES_PER_SECOND`` are answered (``unknown_action``; past the rate,
 ``rate_limited``), and a socket past ``WS_INVALID_FRAME_LIMIT`` of them in
 ``WS_INVALID_WINDOW_SECONDS`` is closed with 4429, its later frames dropped unread
-(``games.limits``, as for the table's socket). The Origin is checked for every socket
+(``games.realtime.limits``, as for the table's socket). The Origin is checked for every socket
 (``config.origin``, in ``config/asgi.py``), and one address may open at most
 ``WS_SOCKETS_PER_CLIENT`` lobby sockets in one process.
 """
@@ -15,11 +15,11 @@ import logging
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import limits
-from games.broadcast import LOBBY_GROUP
 from games.identity import language_from_scope
+from games.realtime import limits
+from games.realtime.broadcast import LOBBY_GROUP
+from games.realtime.workers import in_worker
 from games.selectors import lobby_rooms
-from games.workers import in_worker
 
 log = logging.getLogger(__name__)
 

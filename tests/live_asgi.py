@@ -7,7 +7,7 @@ test's database: between tests its tables are flushed. Anything of the server st
 work then (a socket's disconnect writing presence rows, a computer turn, the sweep) would
 hold row locks the flush waits for, or deadlock with it. The endpoint waits until every
 request and socket the server was serving has ended (the test has closed its pages), then
-stops its drivers, sweep and heartbeat (``games.driver.stop_all``, as at shutdown) and
+stops its drivers, sweep and heartbeat (``games.realtime.driver.stop_all``, as at shutdown) and
 waits for the database work they started; a socket opened later starts them again.
 """
 
@@ -15,8 +15,8 @@ import asyncio
 import json
 
 from config.asgi import application as site
-from games import driver, limits
-from games.workers import idle
+from games.realtime import driver, limits
+from games.realtime.workers import idle
 
 QUIET_PATH = "/__tests__/quiet/"
 

@@ -250,7 +250,8 @@ def setup_rooms(count: int, rounds: int) -> list[dict]:
     from django.contrib.sessions.backends.db import SessionStore
     from django.contrib.sessions.models import Session
 
-    from games import broadcast, services
+    from games import services
+    from games.realtime import broadcast
 
     User = get_user_model()
     names = [f"{PREFIX}{i}" for i in range(count * SEATS)]

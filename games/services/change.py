@@ -19,9 +19,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import broadcast, schedule
 from games.errors import ActionError
 from games.models import Room
+from games.realtime import broadcast, schedule
 from games.refusals import PLY_FIELDS
 from games.services import resident, sql
 from games.state import room_state

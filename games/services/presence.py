@@ -13,9 +13,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast
 from games.identity import Actor
 from games.models import Presence, Room, Seat, Watcher
+from games.realtime import broadcast
 from games.services import sql
 from games.services.attendance import note_attendance
 from games.services.change import changing
@@ -67,7 +67,7 @@ def heartbeat(*, channel_names: list[str], room_ids: list[int]) -> tuple[dict[in
     stay fresh. Returns the version of each of ``room_ids``, and the sockets among
     ``channel_names`` that had no connection row left to refresh: the sweep took them for
     a dead process's (this one missed its beats, say through a database failover), and
-    ``connect`` records them again (``games.heartbeat``)."""
+    ``connect`` records them again (``games.realtime.heartbeat``)."""
     versions, touched = sql.touch(channel_names, room_ids, timezone.now())
     return versions, set(channel_names) - touched
 

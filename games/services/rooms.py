@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import broadcast, fairness_data, refusals
+from games import fairness_data, refusals
 from games.engine import MatchRules, Options, check_level, get_variant
 from games.engine.seats import plays
 from games.errors import ActionError
@@ -15,8 +15,9 @@ from games.identity import Actor
 from games.labels import VARIANT_NAMES
 from games.models import Match, Presence, Room, Round, Seat
 from games.names import name_key
+from games.realtime import broadcast
+from games.realtime.schedule import COMPUTER_SPEEDS
 from games.refusals import refuse
-from games.schedule import COMPUTER_SPEEDS
 from games.services.change import Change, changing, checked_ply
 from games.services.matches import (
     deal_round,

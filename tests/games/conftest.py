@@ -13,8 +13,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 
 from config.asgi import application
-from games import driver
 from games.identity import GUEST_KEY
+from games.realtime import driver
 from games.services import Actor
 from tests.support import ply
 from tools.sessions import signed_in_session

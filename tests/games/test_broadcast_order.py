@@ -1,12 +1,12 @@
-"""Broadcasts leave in order (games/broadcast.py): a service on a worker thread hands each
+"""Broadcasts leave in order (games/realtime/broadcast.py): a service on a worker thread hands each
 committed change to the server's event loop and goes on at once; the loop sends them one
 after another, in the order they were handed over, so a room's states never overtake each
 other, even when the channel layer is slow to take one."""
 
 import asyncio
 
-from games import broadcast
-from games.workers import in_worker
+from games.realtime import broadcast
+from games.realtime.workers import in_worker
 
 
 class SlowFirstLayer:

@@ -5,8 +5,8 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from games import services
-from games.broadcast import group_name
 from games.models import Presence
+from games.realtime.broadcast import group_name
 from tests.games.conftest import Player
 from tests.rooms import computer_table
 

@@ -3,7 +3,7 @@ it reads a snapshot from the database (another socket's broadcast) is not lost."
 
 import asyncio
 
-from games import driver, schedule
+from games.realtime import driver, schedule
 
 OLD = {"version": 8}  # a human's turn: nothing due
 NEW = {"version": 9}  # the computer's turn

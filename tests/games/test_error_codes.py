@@ -105,13 +105,13 @@ async def test_a_bug_while_handling_an_action_is_answered_internal_and_logged(mo
 
     room, host = await waiting_friends_room()
     monkeypatch.setattr(services, "start_match", broken)
-    with caplog.at_level(logging.ERROR, logger="games.consumers"):
+    with caplog.at_level(logging.ERROR, logger="games.realtime.consumers"):
         error, state = await refused(host, type="start", fill=True, ref="b1")
     assert (error["code"], error["ref"]) == ("internal", "b1")
     assert error["message"] == "Something went wrong on our side."
     assert "bug" not in error["message"] and "Traceback" not in error["message"]
     assert state["room"]["status"] == "waiting"  # nothing changed
-    (record,) = [r for r in caplog.records if r.name == "games.consumers"]
+    (record,) = [r for r in caplog.records if r.name == "games.realtime.consumers"]
     assert record.exc_info and "a bug in the service" in str(record.exc_info[1])
 
 

@@ -18,11 +18,11 @@ from django.test import override_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import driver
 from games.errors import CODES
-from games.frames import ACTIONS
 from games.models import Draw, Room, Round
 from games.reactions import REACTIONS
+from games.realtime import driver
+from games.realtime.frames import ACTIONS
 from tests.games.conftest import Player
 from tests.rooms import friends_room
 

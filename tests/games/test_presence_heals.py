@@ -8,8 +8,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import heartbeat, services
+from games import services
 from games.models import Presence, Room, Seat
+from games.realtime import heartbeat
 from tests.rooms import friends_in_play
 from tests.support import ply
 

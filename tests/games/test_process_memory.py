@@ -5,7 +5,7 @@ import asyncio
 
 import pytest
 
-from games import driver
+from games.realtime import driver
 from tests.games.conftest import Player, match_over, play_to_match_end
 from tests.rooms import computer_table, waiting_table
 

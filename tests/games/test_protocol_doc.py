@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from games.errors import CODES
-from games.frames import ACTIONS, parse_action
+from games.realtime.frames import ACTIONS, parse_action
 from tests.games.conftest import Player
 from tests.rooms import computer_table, friends_in_play
 from tests.support import ply

@@ -8,7 +8,7 @@ import pytest
 import redis
 from channels.layers import get_channel_layer
 
-from games import consumers
+from games.realtime import consumers
 from tests.games.conftest import Player
 from tests.rooms import waiting_table
 

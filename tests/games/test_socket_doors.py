@@ -7,7 +7,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import OperationalError
 
-from games import limits, selectors, services
+from games import selectors, services
+from games.realtime import limits
 from tests.games.conftest import Player
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -8,7 +8,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from games import selectors, services
-from games.broadcast import group_name
+from games.realtime.broadcast import group_name
 from tests.games.conftest import Player, my_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -8,7 +8,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
-from games import driver
+from games.realtime import driver
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

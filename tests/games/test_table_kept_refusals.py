@@ -12,9 +12,10 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db.backends import utils
 
-from games import consumers, selectors, workers
-from games.consumers import TableConsumer
+from games import selectors
 from games.identity import Actor
+from games.realtime import consumers, workers
+from games.realtime.consumers import TableConsumer
 from tests.games.conftest import Player
 from tests.games.test_table_refusals import draw_count, expect_error
 from tests.rooms import computer_room, friends_in_play
@@ -226,7 +227,7 @@ async def test_the_sockets_database_calls_do_not_share_the_process_thread(monkey
         flags.append((getattr(function, "__name__", "?"), thread_sensitive))
         return hop(function, thread_sensitive=thread_sensitive)
 
-    # Whichever way the consumer reaches the database (games.workers, or directly).
+    # Whichever way the consumer reaches the database (games.realtime.workers, or directly).
     monkeypatch.setattr(consumers, "database_sync_to_async", recording, raising=False)
     monkeypatch.setattr(workers, "database_sync_to_async", recording)
     room, (host, friend) = await friends_in_play("host", "friend", rounds=1)

@@ -11,8 +11,8 @@ from channels.layers import get_channel_layer
 from django.db import OperationalError
 
 from games import services
-from games.broadcast import group_name
 from games.models import Draw, Presence
+from games.realtime.broadcast import group_name
 from tests.rooms import friends_in_play
 from tests.support import ply
 
@@ -112,7 +112,7 @@ async def test_a_socket_forgotten_by_its_group_joins_it_again(settings, quick_he
 
 
 def test_the_layer_outage_filter_turns_a_traceback_a_second_into_a_warning_a_minute():
-    from games.outages import LayerOutageFilter
+    from games.realtime.outages import LayerOutageFilter
 
     def record(at: float, error: Exception | None) -> logging.LogRecord:
         exc_info = (type(error), error, None) if error else None
@@ -138,7 +138,7 @@ def test_the_layer_outage_filter_quiets_an_unretrieved_task_of_the_core_layer():
     when Redis goes: asyncio logs it with its traceback, on its own logger."""
     import redis.exceptions
 
-    from games.outages import LayerOutageFilter
+    from games.realtime.outages import LayerOutageFilter
 
     error = redis.exceptions.ConnectionError("Error while reading from 127.0.0.1:6379")
     unseen = logging.LogRecord(
@@ -161,7 +161,7 @@ def test_the_layer_outage_filter_quiets_an_unretrieved_task_of_the_core_layer():
 
 
 async def test_a_hung_broadcast_is_dropped_after_the_timeout_and_later_ones_still_go(settings):
-    from games import broadcast
+    from games.realtime import broadcast
 
     settings.BROADCAST_TIMEOUT_SECONDS = 0.2
     layer = get_channel_layer()
@@ -184,7 +184,7 @@ async def test_a_hung_broadcast_is_dropped_after_the_timeout_and_later_ones_stil
 async def test_a_failing_broadcast_after_the_commit_leaves_the_draw_answered_as_made(caplog):
     room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     drawer = host if host.state["acting"] is not None else friend
-    with mock.patch("games.broadcast.room_changed", side_effect=RuntimeError("a bug")):
+    with mock.patch("games.realtime.broadcast.room_changed", side_effect=RuntimeError("a bug")):
         await drawer.send(type="draw", **ply(drawer.state, "draw"), position=0, ref="d1")
         await drawer.send(type="ping", ref="barrier")
         answers = [await drawer.receive()]

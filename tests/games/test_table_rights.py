@@ -8,8 +8,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import override_settings
 
-from games import consumers, services
+from games import services
 from games.models import Draw, Room
+from games.realtime import consumers
 from tests.games.conftest import Player, match_over, play_to_match_end
 from tests.rooms import friends_in_play, waiting_table
 from tests.support import ply

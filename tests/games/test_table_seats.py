@@ -6,8 +6,8 @@ import contextlib
 import pytest
 from channels.db import database_sync_to_async
 
-from games import driver
 from games.models import Draw, Seat
+from games.realtime import driver
 from tests.games.conftest import Player, match_over, play_to_match_end
 from tests.rooms import computer_table, friends_in_play
 from tests.support import ply

@@ -5,9 +5,10 @@ room, and a computer's face when a human points at its odd card."""
 import pytest
 from channels.db import database_sync_to_async
 
-from games import limits, selectors, windows
+from games import selectors
 from games.engine.tells import face_at
 from games.models import Room
+from games.realtime import limits, windows
 from tests.games.conftest import Player
 from tests.games.test_table_refusals import expect_error, room_version
 from tests.rooms import computer_room, friends_in_play

@@ -1,4 +1,4 @@
-"""games.windows when Redis is gone: the limit holds, counted in this process, with a
+"""games.realtime.windows when Redis is gone: the limit holds, counted in this process, with a
 warning (no traceback) for each call that could not reach Redis."""
 
 import logging
@@ -7,7 +7,7 @@ from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.test import override_settings
 
-from games import windows
+from games.realtime import windows
 
 #: A Redis nobody listens at (port 1), answering at once.
 GONE = {
@@ -21,7 +21,7 @@ GONE = {
 
 def test_without_redis_the_limit_is_counted_in_this_process(caplog):
     windows._recent.clear()
-    with override_settings(CACHES=GONE), caplog.at_level(logging.WARNING, "games.windows"):
+    with override_settings(CACHES=GONE), caplog.at_level(logging.WARNING, "games.realtime.windows"):
         assert isinstance(caches["default"], RedisCache)
         answers = [windows.allowed("test:gone", 2, 60) for _ in range(3)]
     assert answers == [True, True, False]

@@ -164,7 +164,7 @@ def test_python_counts_have_plural_forms_in_every_language(singular, plural):
 @pytest.mark.django_db
 def test_an_unexpected_field_is_named_in_the_singular(client):
     from games.errors import ActionError
-    from games.frames import parse_action
+    from games.realtime.frames import parse_action
 
     with pytest.raises(ActionError) as caught:
         parse_action('{"type": "sync", "extra": 1}', None)

@@ -1,6 +1,6 @@
 """The table socket's frame grammar, in one table (docs/protocol.md): each action a client
 may send, the fields it takes, and what answers it; and the parser that checks a frame
-against it. ``games.consumers`` reads a frame with ``parse_action`` and hands it to the
+against it. ``games.realtime.consumers`` reads a frame with ``parse_action`` and hands it to the
 answer ``FRAMES`` names."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from games.identity import Actor
 
 #: What answers a frame besides a service: the socket itself, from the state it keeps
 #: (``ping``, ``sync``), or the room's group, checked against that state and never stored
-#: (``point``, ``react``: ``games.together``).
+#: (``point``, ``react``: ``games.realtime.together``).
 SOCKET, TOGETHER = "socket", "together"
 
 #: A service's call for a frame: (room id, actor, the frame's ply, the frame).

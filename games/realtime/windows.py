@@ -20,7 +20,7 @@ from collections import deque
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 
-from games.outages import OUTAGES
+from games.realtime.outages import OUTAGES
 
 log = logging.getLogger(__name__)
 

@@ -10,8 +10,8 @@ from django.conf import settings
 from django.db import transaction
 
 from games.engine.shapes import RoomState
-from games.outages import OUTAGES
-from games.workers import in_worker
+from games.realtime.outages import OUTAGES
+from games.realtime.workers import in_worker
 
 log = logging.getLogger(__name__)
 

@@ -16,8 +16,8 @@ from games.engine.seats import played_by_computer, seats_of
 from games.engine.tells import face_at
 from games.errors import ActionError
 from games.reactions import REACTIONS
+from games.realtime.windows import allowed
 from games.refusals import not_seated, refusal, stale_move
-from games.windows import allowed
 
 
 def slow_down() -> ActionError:
@@ -54,7 +54,7 @@ def point(state: dict | None, actor, action: dict) -> list[dict]:
 def react(state: dict | None, actor, action: dict, room_id: int) -> list[dict]:
     """A seated player's reaction: one of ``REACTIONS``, at most
     ``REACTIONS_PER_WINDOW`` per seat in ``REACTION_WINDOW_SECONDS``, counted across
-    processes (``games.windows``: Redis, so call it off the event loop)."""
+    processes (``games.realtime.windows``: Redis, so call it off the event loop)."""
     key = action["reaction"]
     if key not in REACTIONS:
         raise bad_reaction()

@@ -1,6 +1,6 @@
 from django.urls import re_path
 
-from games.consumers import NoSuchSocket, TableConsumer
+from games.realtime.consumers import NoSuchSocket, TableConsumer
 
 #: After every other socket route (config/asgi.py): any other path is closed with 4404.
 fallback = [re_path(r"", NoSuchSocket.as_asgi())]

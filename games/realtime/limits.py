@@ -1,6 +1,6 @@
 """What one client may cost a process: its open sockets, and each socket's frames.
 
-Shared by the table and the lobby socket (``games.consumers``, ``lobby.consumers``); the
+Shared by the table and the lobby socket (``games.realtime.consumers``, ``lobby.consumers``); the
 numbers are settings (``config/settings.py``, "Limits"), each listed with nginx's in
 docs/operations.md ("Limits").
 
@@ -27,7 +27,7 @@ from collections import Counter
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games.layers import forget_channel
+from games.realtime.layers import forget_channel
 
 #: The close code for a client that asked too much: too many refused frames on one socket,
 #: or too many sockets open from one address. WebSocket servers may only send 1000 or

@@ -19,8 +19,8 @@ from django.db import DatabaseError
 
 from games import services
 from games.errors import ActionError
-from games.outages import OUTAGES
-from games.workers import in_worker
+from games.realtime.outages import OUTAGES
+from games.realtime.workers import in_worker
 
 log = logging.getLogger(__name__)
 

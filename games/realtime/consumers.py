@@ -5,7 +5,7 @@ seats it may see and act for is worked out from that state for every message
 (``games.engine.view``), never remembered from the connect. Refusals answer from the
 kept state: a socket sending garbage, or a well-formed action the kept state already
 refuses (``games.refusals``), costs no database call; one that keeps sending garbage is
-closed with 4429 and its frames are dropped unread from then on (``games.limits``).
+closed with 4429 and its frames are dropped unread from then on (``games.realtime.limits``).
 """
 
 from __future__ import annotations
@@ -23,16 +23,17 @@ from django.db import DatabaseError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import driver, heartbeat, limits, selectors, services, together
-from games.broadcast import group_name
+from games import selectors, services
 from games.engine.shapes import RoomState
 from games.engine.view import view_for
 from games.errors import ActionError
-from games.frames import FRAMES, TOGETHER, parse_action, ply
 from games.identity import actor_from_scope, language_from_scope
-from games.outages import OUTAGES
+from games.realtime import driver, heartbeat, limits, together
+from games.realtime.broadcast import group_name
+from games.realtime.frames import FRAMES, TOGETHER, parse_action, ply
+from games.realtime.outages import OUTAGES
+from games.realtime.workers import in_worker
 from games.refusals import refusal
-from games.workers import in_worker
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ class TableConsumer(limits.LimitedSocket):
         try:
             await super().__call__(scope, receive, send)
         except Exception:
-            # The channel layer failed under this socket (games/outages.py closes it):
+            # The channel layer failed under this socket (games/realtime/outages.py closes it):
             # record the disconnect as for any closed socket.
             await self.disconnect(None)
             raise
@@ -235,7 +236,7 @@ class TableConsumer(limits.LimitedSocket):
         await self.send(text_data=orjson.dumps(data).decode())
 
     async def together(self, action: dict) -> None:
-        """A point or a reaction (``games.together``): checked against the kept state only
+        """A point or a reaction (``games.realtime.together``): checked against the kept state only
         (no database call, nothing stored), then sent to the room's group, which reaches
         its sockets on every server process."""
         current = self.state is not None and not self.missed and not self._catching_up()
@@ -273,7 +274,7 @@ class TableConsumer(limits.LimitedSocket):
         return self.state["version"] if self.state is not None else -1
 
     async def beat(self, version: int | None) -> None:
-        """The process's heartbeat found the room at ``version`` (``games.heartbeat``).
+        """The process's heartbeat found the room at ``version`` (``games.realtime.heartbeat``).
 
         A restarted Redis forgets the room's group: join it again (a no-op otherwise), and
         catch up on a change whose broadcast was lost: when the room is ahead of what
