@@ -57,15 +57,28 @@ def assert_no_play(page, locale="en-US"):
     expect(page.locator("#seat-actions button")).to_have_count(0)
 
 
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.。])\s*", text.strip()) if s]
+
+
 def assert_match_over(page, *texts, locale="en-US", finished="Finished", rematch=False):
     """The match is over on this page, told by ``texts``, the same everywhere."""
     assert_no_play(page, locale)
     status = page.locator("#status-line")
     for text in texts:
         expect(status).to_contain_text(text)
-    # The result box says exactly what the status line says, and the room agrees.
+    # The result box tells what the status line tells, each sentence once (its verdict,
+    # title and lines), and the room agrees.
     expect(page.locator("#result")).to_be_visible()
-    expect(page.locator("#result-match")).to_have_text(status.text_content())
+    told = [
+        page.locator(f"#result-{part}").text_content() for part in ("verdict", "title", "match")
+    ]
+    sentences = [s for part in told for s in _sentences(part)]
+    assert len(sentences) == len(set(sentences)), told
+    rest = status.text_content()
+    for part in told:
+        rest = rest.replace(part.strip(), "", 1) if part.strip() else rest
+    assert not rest.strip(), (told, rest)  # everything the status line says, and once
     expect(page.locator("#room-status")).to_contain_text(finished)
     actions = page.locator("#result-actions button")
     expect(actions).to_have_count(1 if rematch else 0)  # a rematch, never a next round
@@ -181,7 +194,9 @@ def test_resigning_versus_the_computer(site, new_page, locale):
         if locale == "en-US":
             expect(seat_row(player, 0)).to_contain_text("resigned")
             expect(seat_row(player, 1)).to_contain_text("won")
-            expect(player.locator("#result-title")).to_have_text("The match is over.")
+            expect(player.locator("#result-title")).to_have_text(
+                "The match is over. Winner: Bruno."
+            )
             heading = watcher.locator("#history h3")
             expect(heading.locator(".seat-name")).to_have_text(["Guest", "Bruno"])
             expect(heading).to_contain_text("resigned · won by")

@@ -135,8 +135,8 @@ export function renderResult() {
   head.hidden = !verdict;
   box.dataset.tone = verdict ? verdict.tone : "even";
   // A match can end in the middle of a round (a resignation, an abandoned room): the round
-  // then has no ranking and no odd card to show.
-  $("result-title").textContent = r.over ? fill(L.roundOver, { n: r.number }) : L.matchOverShort;
+  // then has no ranking and no odd card to show, and the title is the match's outcome.
+  $("result-title").textContent = r.over ? fill(L.roundOver, { n: r.number }) : end.outcome;
   const list = $("result-ranking");
   list.classList.toggle("by-strikes", strikes());
   list.replaceChildren(
@@ -173,7 +173,10 @@ export function renderResult() {
   if (r.over && r.removed && r.removed.length) oddText += " " + fill(L.removed, { card: nameCard(r.removed[0]) });
   $("result-odd").textContent = oddText;
   $("result-odd").hidden = !oddText;
-  $("result-match").textContent = end ? end.text : "";
+  // The banner says each sentence once: what the verdict and the title already say is not
+  // said again below them.
+  const told = end ? [end.cause, r.over ? end.outcome : "", verdict ? "" : end.verdict] : [];
+  $("result-match").textContent = told.filter(Boolean).join(" ");
   $("result-match").hidden = !end;
   const actions = $("result-actions");
   actions.replaceChildren();
