@@ -73,13 +73,17 @@ class Change:
         if sql.execute(swap, riders=self.writes, guarded=self.guarded) != 1:
             room.version = before  # someone else changed the room first
             raise ActionError("stale_version", _("The table changed before this action."))
-        committed = self.guarded  # its one statement was the whole transaction
-        broadcast.after_commit(lambda: broadcast.room_changed(room.pk, state), committed=committed)
+        self.after_commit(lambda: broadcast.room_changed(room.pk, state))
         if self.in_lobby or (room.listed and room.status == Room.Status.WAITING):
             # The lobby lists waiting rooms only: a playing room's changes are not its news.
-            broadcast.after_commit(broadcast.lobby_changed, committed=committed)
+            self.after_commit(broadcast.lobby_changed)
         self.state = state
         return state
+
+    def after_commit(self, do) -> None:
+        """``do()`` once this change is committed: at once for a guarded change (its one
+        statement was the whole transaction), else when the transaction commits."""
+        broadcast.after_commit(do, committed=self.guarded)
 
 
 @contextmanager

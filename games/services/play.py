@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -72,8 +71,8 @@ def _drawing(room_id: int, version: int | None, draws):
     cannot answer (another process changed the room, a refusal, the round's last draw)."""
     try:
         with resident.kept(room_id, version) as kept:
-            change = Change(kept.room, kept.seats, guarded=True)
-            change.loaded = (kept.seats, kept.match, kept.rounds)
+            change = Change(kept.room, kept.loaded[0], guarded=True)
+            change.loaded = kept.loaded
             return draws(change)
     except resident.Missed:
         pass
@@ -144,10 +143,7 @@ def _apply_draw(change, match, rnd, state, seat, position, *, by_computer) -> Dr
     change.commit({"kind": "draw", **result.as_dict(), "by_computer": by_computer})
     if not state.over:  # the next draw starts from what this one read and wrote
         room, loaded = change.room, change.loaded
-        if change.guarded:
-            resident.keep(room, loaded)
-        else:
-            transaction.on_commit(lambda: resident.keep(room, loaded))
+        change.after_commit(lambda: resident.keep(room, loaded))
     return row
 
 

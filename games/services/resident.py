@@ -39,9 +39,8 @@ class Missed(Exception):
 @dataclass
 class Kept:
     room: object
-    seats: list
-    match: object
-    rounds: list
+    #: The room's seats, latest match and its rounds (``games.state.load``), as changed.
+    loaded: tuple
 
 
 _kept: OrderedDict[int, Kept] = OrderedDict()
@@ -53,9 +52,8 @@ _draw_locks = [threading.Lock() for _ in range(64)]
 def keep(room, loaded: tuple) -> None:
     """After a draw's commit: ``room`` and what it loaded (seats, match, rounds), as
     changed, are the room at its new version."""
-    seats, match, rounds = loaded
     with _guard:
-        _kept[room.pk] = Kept(room, seats, match, rounds)
+        _kept[room.pk] = Kept(room, loaded)
         _kept.move_to_end(room.pk)
         while len(_kept) > KEPT_ROOMS:
             _kept.popitem(last=False)
