@@ -60,16 +60,26 @@ async def forget_channel(layer, channel: str) -> None:
     socket closing as a room's change arrives, or a send failing while it handles one) has
     no receive pending, and the subscription stayed in Redis and the queue in memory for
     the life of the process. Here a receive is started and cancelled, which makes the
-    layer clean up; a no-op on other layers and for a channel already gone.
+    layer clean up; a no-op on other layers and for a channel already gone. A message that
+    comes in between emptying the queue and the receive's wait (a room's change on its
+    way) is returned by that receive instead, and nothing is cleaned up: so again, a few
+    times at most.
     """
     channels = getattr(layer, "channels", None)  # only the pubsub layer keeps this dict
-    if not isinstance(channels, dict) or channel not in channels:
+    if not isinstance(channels, dict):
         return
-    queue = channels[channel]
-    while not queue.empty():  # messages nobody will read: a receive would return one
-        queue.get_nowait()
-    waiting = asyncio.ensure_future(layer.receive(channel))
-    await asyncio.sleep(0)  # let it start waiting on the channel's queue
-    waiting.cancel()
-    with contextlib.suppress(asyncio.CancelledError, Exception):
-        await waiting
+    for _ in range(FORGET_TRIES):
+        if channel not in channels:
+            return
+        queue = channels[channel]
+        while not queue.empty():  # messages nobody will read: a receive would return one
+            queue.get_nowait()
+        waiting = asyncio.ensure_future(layer.receive(channel))
+        await asyncio.sleep(0)  # let it start waiting on the channel's queue
+        waiting.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await waiting
+
+
+#: How many times ``forget_channel`` tries before leaving a channel to the process's end.
+FORGET_TRIES = 5

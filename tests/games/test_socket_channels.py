@@ -2,6 +2,7 @@
 layer, a consumer that ended just as a message of its channel came in left the channel
 subscribed in Redis (and its queue in memory) for the life of the process."""
 
+import asyncio
 import os
 
 import pytest
@@ -53,5 +54,24 @@ async def test_a_socket_ending_while_it_handles_a_room_change_leaves_no_subscrip
     await layer.send(channel, {"type": "room.changed", "state": {**host.state, "version": 10**6}})
     with pytest.raises(RuntimeError):
         await host.socket.wait(timeout=30)
+    assert channel not in layer.channels
+    assert not subscribed(channel)
+
+
+async def test_a_channel_is_let_go_of_even_when_a_message_comes_in_as_it_is(pubsub_layer):
+    from games.realtime.layers import forget_channel
+
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    listening = asyncio.ensure_future(layer.receive(channel))  # subscribes the channel
+    await layer.send(channel, {"type": "first"})
+    await listening
+    assert subscribed(channel)
+    # A message lands after the queue is emptied and before the first receive waits: that
+    # receive returns it, and only the next try lets the channel go.
+    asyncio.get_running_loop().call_soon(layer.channels[channel].put_nowait, b"late")
+
+    await forget_channel(layer, channel)
+
     assert channel not in layer.channels
     assert not subscribed(channel)
