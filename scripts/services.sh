@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Make sure PostgreSQL and Redis answer on 127.0.0.1, installing them from Debian
-# packages and starting them when they are missing. Used by .ci/run; safe to run twice.
+# packages and starting them when they are missing, and that nginx is installed (the
+# production tests run it in front of Daphne). Used by .ci/run; safe to run twice.
 set -euo pipefail
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -37,4 +38,7 @@ if ! redis_up; then
     --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log
   wait_for Redis redis_up
 fi
-echo "services: PostgreSQL and Redis are up on 127.0.0.1"
+if ! [ -x /usr/sbin/nginx ]; then
+  apt_install nginx
+fi
+echo "services: PostgreSQL and Redis are up on 127.0.0.1; nginx is installed"
