@@ -222,7 +222,8 @@ export function fit(g, project, W, H, margin = 6) {
 /** Moves 2D boxes ({x, y, w, h}: x, y the top left; ``own``: the box it belongs beside)
  * off each other and off the obstacles, inside a W x H stage, each as little as it can: every box in turn takes the
  * cheapest of the places that clear what it overlaps (overlap costs far more than
- * distance), until none can do better. */
+ * distance), until none can do better; one still overlapping then takes the nearest clear
+ * spot of a fine grid round its own fan, if there is one. */
 export function separate(boxes, obstacles, W, H, margin = 4, gap = 3) {
   const area = (a, b) => {
     const x = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x) + gap;
@@ -292,5 +293,35 @@ export function separate(boxes, obstacles, W, H, margin = 4, gap = 3) {
       }
     }
     if (!moved) break;
+  }
+  // A box the moves above left overlapping (a crowded phone: every place beside what it
+  // hits is taken) takes the nearest spot of a fine grid round its own fan (or where it
+  // started) that clears everything, if there is one: never farther than ``NEAR``.
+  const step = 6;
+  const NEAR = 48;
+  const apart = (a, o) => Math.hypot(
+    Math.max(0, o.x - (a.x + a.w), a.x - (o.x + o.w)),
+    Math.max(0, o.y - (a.y + a.h), a.y - (o.y + o.h)),
+  );
+  for (const b of boxes) {
+    const others = [...obstacles, ...boxes.filter((o) => o !== b)];
+    if (!others.some((o) => area(b, o))) continue;
+    const home = b.own || { x: b.ax, y: b.ay, w: b.w, h: b.h };
+    let best = null;
+    let bestDistance = Infinity;
+    const [x0, y0] = keepIn(b, home.x - b.w - NEAR, home.y - b.h - NEAR);
+    const [x1, y1] = keepIn(b, home.x + home.w + NEAR, home.y + home.h + NEAR);
+    for (let y = y0; y <= y1; y += step) {
+      for (let x = x0; x <= x1; x += step) {
+        const c = { x, y, w: b.w, h: b.h };
+        if (apart(c, home) > NEAR || others.some((o) => area(c, o))) continue;
+        const distance = Math.hypot(x - b.x, y - b.y);
+        if (distance < bestDistance) {
+          best = [x, y];
+          bestDistance = distance;
+        }
+      }
+    }
+    if (best) [b.x, b.y] = best;
   }
 }
