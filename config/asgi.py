@@ -13,6 +13,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config import daphne_guard  # noqa: E402
+from config.bot_sockets import BotSocketMiddleware  # noqa: E402
 from config.origin import SameOriginMiddleware  # noqa: E402
 from games.realtime.outages import OutageMiddleware  # noqa: E402
 from games.realtime.routing import fallback as no_such_socket  # noqa: E402
@@ -35,11 +36,15 @@ daphne_guard.install()
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # The Origin must be the page's own (scheme, host and port: config/origin.py);
-        # then the session and user. A database or Redis outage closes the socket
-        # cleanly (games/realtime/outages.py).
+        # A bot's socket is its token's (config/bot_sockets.py). Any other: the Origin
+        # must be the page's own (scheme, host and port: config/origin.py); then the
+        # session and user. A database or Redis outage closes the socket cleanly
+        # (games/realtime/outages.py).
         "websocket": OutageMiddleware(
-            SameOriginMiddleware(AuthMiddlewareStack(URLRouter(sockets)))
+            BotSocketMiddleware(
+                bots=URLRouter(sockets),
+                browsers=SameOriginMiddleware(AuthMiddlewareStack(URLRouter(sockets))),
+            )
         ),
     }
 )

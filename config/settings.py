@@ -335,6 +335,18 @@ ROOM_CREATION_PER_HOUR = int(os.environ.get("ROOM_CREATION_PER_HOUR", "20"))
 ROOMS_OPEN_AT_ONCE = int(os.environ.get("ROOMS_OPEN_AT_ONCE", "3"))
 # -- end of room creation ---------------------------------------------------------------------
 
+# -- bots (issue 21: docs/bots.md) ------------------------------------------------------------
+# Bot accounts one person may own; challenges one account may send a minute and a day;
+# games a bot may open against other bots a day (each refused with 429 and Retry-After).
+BOTS_PER_OWNER = int(os.environ.get("BOTS_PER_OWNER", "5"))
+BOT_CHALLENGES_PER_MINUTE = int(os.environ.get("BOT_CHALLENGES_PER_MINUTE", "10"))
+BOT_CHALLENGES_PER_DAY = int(os.environ.get("BOT_CHALLENGES_PER_DAY", "200"))
+BOT_GAMES_PER_DAY = int(os.environ.get("BOT_GAMES_PER_DAY", "100"))
+# A bot's event stream sends a keep-alive line this often; a bot whose stream has not
+# been heard of for three of them is offline (a process that died without closing it).
+BOT_KEEPALIVE_SECONDS = float(os.environ.get("BOT_KEEPALIVE_SECONDS", "5"))
+# -- end of bots ------------------------------------------------------------------------------
+
 # -- telemetry ------------------------------------------------------------------------------
 TELEMETRY_EVENTS_PER_MINUTE = int(os.environ.get("TELEMETRY_EVENTS_PER_MINUTE", "30"))
 TELEMETRY_RETENTION_DAYS = 30

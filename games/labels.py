@@ -1,6 +1,6 @@
 """Names the site shows for the engine's words, in the reader's language."""
 
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 VARIANT_NAMES = {
@@ -90,6 +90,12 @@ def computer_what(level: str) -> str:
     """What a computer seat is, the second line under its short name ("computer · easy"),
     as the table's scripts say it (static/js/words.js seatWhat)."""
     return gettext("computer · {level}").format(level=COMPUTER_LEVEL_WORDS.get(level, level))
+
+
+def bot_what() -> str:
+    """What a bot account's seat is, the second line under its name ("bot"), as the
+    table's scripts say it (static/js/words.js seatWhat)."""
+    return pgettext("the second line under a bot player's name", "bot")
 
 
 def computer_name(seat: int, level: str) -> str:

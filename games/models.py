@@ -17,6 +17,7 @@ from games.labels import (
     LEVEL_NAMES,
     SPEED_NAMES,
     VARIANT_NAMES,
+    bot_what,
     computer_first_name,
     computer_name,
     computer_what,
@@ -109,6 +110,8 @@ class Seat(models.Model):
     #: of it. A rematch clears it (the leaver's seat starts covered) and keeps the
     #: leavers on the finished match (``Match.left``).
     left = models.BooleanField(default=False)
+    #: A bot account holds the seat (``Bot``): marked as a bot wherever its name shows.
+    bot = models.BooleanField(default=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["room", "index"], name="one_seat_per_index")]
@@ -146,8 +149,10 @@ class Seat(models.Model):
     @property
     def what(self) -> str:
         """The second line under the short name: "computer · easy" for a computer seat,
-        nothing for a human's."""
-        return computer_what(self.room.computer_level) if self.is_computer else ""
+        "bot" for a bot account's, nothing for a person's."""
+        if self.is_computer:
+            return computer_what(self.room.computer_level)
+        return bot_what() if self.bot else ""
 
     @property
     def is_empty(self) -> bool:
@@ -280,3 +285,63 @@ class Draw(models.Model):
 
     def __str__(self):
         return f"draw {self.number} of round {self.round_id}"
+
+
+class Bot(models.Model):
+    """A computer player someone wrote, playing through the bot API (docs/bots.md).
+
+    Its account is a user of its own (so its seats, results and record are a user's),
+    with no usable password: it never signs in through the site's forms, only with its
+    token, of which only the SHA-256 is kept (``games.tokens.token_hash``)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="bot"
+    )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots"
+    )
+    description = models.CharField(max_length=300, blank=True)
+    #: The SHA-256 of its API token, hex; empty while it has none (revoked).
+    token_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["user__username"]
+
+    def __str__(self):
+        return self.user.get_username()
+
+    @property
+    def name(self) -> str:
+        return self.user.get_username()
+
+
+class Challenge(models.Model):
+    """An invitation for a bot to take a seat of a waiting room (``games.services.bots``)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for an answer")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+        CANCELED = "canceled", _("Withdrawn")
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="challenges")
+    seat = models.PositiveSmallIntegerField()
+    bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="challenges")
+    #: Who sent it: the room's host (a person, or a bot that opened the room).
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    #: The room starts by itself once none of its challenges marked so waits for an
+    #: answer (a game between bots, or bots chosen on the new-game form).
+    start_when_answered = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["bot", "status"])]
+        ordering = ["created_at"]
+
+    def __str__(self):
+        return f"challenge {self.pk} for {self.bot_id} in room {self.room_id}"

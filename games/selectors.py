@@ -308,3 +308,81 @@ def match_summaries(room: Room) -> list[dict]:
             }
         )
     return summaries
+
+
+# -- bots (docs/bots.md) ------------------------------------------------------------------
+
+
+def bot_for_token(token: str | None):
+    """The bot whose API token this is (None for a wrong, revoked or malformed one)."""
+    from games.models import Bot
+    from games.tokens import token_hash
+
+    if not token:
+        return None
+    return Bot.objects.select_related("user").filter(token_hash=token_hash(token)).first()
+
+
+def bot_named(name: object):
+    from games.models import Bot
+
+    if not isinstance(name, str) or not 0 < len(name) <= 150:
+        return None
+    return Bot.objects.select_related("user").filter(user__username__iexact=name).first()
+
+
+def bots_of(owner_id: int) -> list:
+    from games.models import Bot
+
+    return list(Bot.objects.select_related("user").filter(owner_id=owner_id))
+
+
+def online_bots(limit: int = 50) -> list:
+    """Bots whose event stream is open now, by name."""
+    from games.models import Bot
+    from games.realtime import streams
+
+    bots = list(Bot.objects.select_related("user").exclude(token_hash=""))
+    online = streams.online(b.pk for b in bots)
+    return [b for b in bots if b.pk in online][:limit]
+
+
+def bot_online(bot_id: int) -> bool:
+    from games.realtime import streams
+
+    return bot_id in streams.online([bot_id])
+
+
+def bot_games(bot_id: int) -> list[tuple[Room, int]]:
+    """The rooms waiting or playing where the bot holds a seat (not one it left), with
+    the seat."""
+    from games.models import Seat
+
+    seats = Seat.objects.select_related("room").filter(
+        user_id=bot_id,
+        left=False,
+        room__status__in=[Room.Status.WAITING, Room.Status.PLAYING],
+    )
+    return [(s.room, s.index) for s in seats.order_by("room_id")]
+
+
+def pending_challenges(bot_id: int) -> list:
+    """The bot's challenges still waiting for an answer, in rooms still waiting."""
+    from games.models import Challenge
+
+    return list(
+        Challenge.objects.select_related("room", "room__host").filter(
+            bot_id=bot_id, status=Challenge.Status.PENDING, room__status=Room.Status.WAITING
+        )
+    )
+
+
+def room_challenges(room_id: int) -> list:
+    """A waiting room's challenges still pending, for its page."""
+    from games.models import Challenge
+
+    return list(
+        Challenge.objects.select_related("bot__user").filter(
+            room_id=room_id, status=Challenge.Status.PENDING
+        )
+    )

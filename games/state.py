@@ -78,6 +78,7 @@ def room_state(room: Room, event: dict | None = None, loaded: tuple | None = Non
                 "covered": s.covered,
                 "left": s.left,
                 "away": s.away_since is not None,
+                "bot": s.bot,
                 # Server side only: who holds the seat, and since when it is away.
                 "user_id": s.user_id,
                 "guest": s.guest,

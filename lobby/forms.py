@@ -103,6 +103,7 @@ APPLIES = {
     # way (RULES.md section 4); the Japanese games pick the first dealer at random.
     "first_dealer": {"variants": ("old_maid", "schwarzer_peter")},
     "listed": {"modes": ("friends",)},
+    "bots": {"modes": ("computer",)},
 }
 
 #: Said under each such option for pages without scripts, where every option shows.
@@ -114,6 +115,7 @@ APPLIES_NOTES = {
     "reverse": _("Old Maid and Schwarzer Peter only."),
     "first_dealer": _("Old Maid and Schwarzer Peter only."),
     "listed": _("With friends only."),
+    "bots": _("Versus the computer only."),
     "seat_names": _("Only when everyone plays on this device."),
     "balanced_deal": _("Only where the game's own deal is clearly unfair (see the fairness page)."),
 }
@@ -126,6 +128,7 @@ NOT_APPLYING = {
     "strike_limit": DEFAULT_STRIKE_LIMIT,
     "first_dealer": None,
     "listed": False,
+    "bots": [],
 }
 
 #: The table sizes any game allows; each game's own limits are its engine variant's.
@@ -245,11 +248,23 @@ class NewGameForm(forms.Form):
         required=False,
         help_text=_("Anyone in the lobby can see the room and sit down."),
     )
+    # The bots online now (docs/bots.md), offered for the opponents' seats (__init__).
+    bots = forms.MultipleChoiceField(
+        label=_("Bots instead of the computer"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "Computer players that people wrote. Each one chosen is invited to a seat; the "
+            "game starts once they have answered, the built-in computer in the other seats."
+        ),
+    )
 
-    def __init__(self, *args, signed_in: bool, **kwargs):
+    def __init__(self, *args, signed_in: bool, online_bots=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.signed_in = signed_in
         self.label_suffix = ""
+        # Only a signed-in player invites: a room with bots waits for their answers.
+        self.fields["bots"].choices = [(b, b) for b in online_bots] if signed_in else []
         # Built per request, in the reader's language.
         self.fields["rounds"].choices = [
             (n, one_round() if n == 1 else ngettext("%(n)s round", "%(n)s rounds", n) % {"n": n})
@@ -343,6 +358,10 @@ class NewGameForm(forms.Form):
         return balanced or own_deal_line()
 
     @property
+    def bots_note(self):
+        return APPLIES_NOTES["bots"]
+
+    @property
     def seat_names_note(self):
         return APPLIES_NOTES["seat_names"]
 
@@ -391,6 +410,17 @@ class NewGameForm(forms.Form):
             )
         if mode == "friends" and not self.signed_in:
             self.add_error("mode", _("Log in or sign up to invite friends."))
+        chosen = data.get("bots") or []
+        if chosen and seats and len(chosen) > seats - 1:
+            self.add_error(
+                "bots",
+                ngettext(
+                    "At this table %(n)s seat is the opponents': choose at most %(n)s bot.",
+                    "At this table %(n)s seats are the opponents': choose at most %(n)s bots.",
+                    seats - 1,
+                )
+                % {"n": seats - 1},
+            )
         dealer = data.get("first_dealer")
         if dealer is not None and seats and dealer >= seats:
             self.add_error("first_dealer", _("Choose one of the table's seats."))
@@ -425,6 +455,10 @@ class NewGameForm(forms.Form):
             given.append(name)
         data["seat_names"] = given
 
+    def bot_names(self) -> list[str]:
+        """The bots to invite to the opponents' seats, in seat order."""
+        return list(self.cleaned_data.get("bots") or [])
+
     def room_arguments(self) -> dict:
         data = self.cleaned_data
         variant = VARIANTS[data["variant"]]
@@ -433,7 +467,8 @@ class NewGameForm(forms.Form):
         return {
             "variant": variant.key,
             "seat_count": data["seat_count"],
-            "mode": data["mode"],
+            # Bots answer before the start, as friends do: the room waits for them.
+            "mode": Room.Mode.FRIENDS if data.get("bots") else data["mode"],
             "computer_level": data["computer_level"],
             "computer_speed": data["computer_speed"] or DEFAULT_COMPUTER_SPEED,
             "rounds": data["rounds"] if points else None,
@@ -468,3 +503,44 @@ def balanced_deal_line(variant: str, players: int) -> str | None:
 
 assert set(VARIANT_HELP) == set(VARIANTS) and set(LEVELS) == {"easy", "medium", "hard"}
 assert set(MODE_HELP) == set(Room.Mode.values)
+
+
+class BotForm(forms.Form):
+    """A new bot account (docs/bots.md): a name for the table and its page's URL, and a
+    few words about it."""
+
+    name = forms.RegexField(
+        label=_("Bot's name"),
+        regex=r"^[A-Za-z0-9][A-Za-z0-9_-]{1,29}$",
+        help_text=_(
+            "2 to 30 letters, digits, hyphens or underscores, starting with a letter or a "
+            "digit. Shown at the table with “bot” beside it."
+        ),
+        error_messages={
+            "required": _("Type a name."),
+            "invalid": _(
+                "Use 2 to 30 letters (a to z), digits, hyphens or underscores, starting with "
+                "a letter or a digit."
+            ),
+        },
+        widget=forms.TextInput(attrs={"autocomplete": "off", "maxlength": 30}),
+    )
+    description = forms.CharField(
+        label=_("What it plays like"),
+        required=False,
+        max_length=300,
+        help_text=_("Optional, at most 300 characters: shown on its page."),
+        widget=forms.Textarea(attrs={"rows": 2, "maxlength": 300}),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.label_suffix = ""
+
+    def clean_description(self):
+        value = self.cleaned_data["description"]
+        if any(names.invisible(c) and c not in "\n\r\t" for c in value):
+            raise ValidationError(
+                _("A description cannot contain invisible characters or control characters.")
+            )
+        return value.strip()

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import path, re_path
 
-from lobby import views
+from lobby import bot_api, bot_pages, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -34,4 +34,19 @@ urlpatterns = [
     ),
     path("accounts/profile/", views.profile, name="profile"),
     path("accounts/profile/end/", views.end_unfinished, name="end_unfinished"),
+    path("accounts/profile/bots/", bot_pages.create, name="bot_create"),
+    path("accounts/profile/bots/<int:bot_id>/token/", bot_pages.token, name="bot_token"),
+    path("accounts/profile/bots/<int:bot_id>/revoke/", bot_pages.revoke, name="bot_revoke"),
+    path("bots/<str:name>/", bot_pages.bot_page, name="bot"),
+    path("r/<str:code>/invite-bot/", bot_pages.invite, name="invite_bot"),
+    # The bot API (docs/bots.md): JSON, a bot's token in the Authorization header.
+    path("api/bot/account", bot_api.account, name="bot_api_account"),
+    path("api/bot/stream", bot_api.stream, name="bot_api_stream"),
+    path(
+        "api/bot/challenges/<int:challenge_id>/<str:how>",
+        bot_api.answer,
+        name="bot_api_answer",
+    ),
+    path("api/bot/challenge/<str:name>", bot_api.challenge_bot, name="bot_api_challenge"),
+    re_path(r"^api/bot/", bot_api.not_found),
 ]

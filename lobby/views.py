@@ -60,6 +60,7 @@ def home(request):
                 for r in selectors.lobby_rooms()
             ],
             "my_rooms": selectors.rooms_of(actor, active=True),
+            "online_bots": selectors.online_bots(),
             "recent_rooms": selectors.rooms_of(actor, active=False)[:10],
         },
     )
@@ -77,7 +78,8 @@ def fairness(request):
 @require_http_methods(["GET", "POST"])
 def new_game(request):
     signed_in = request.user.is_authenticated
-    form = NewGameForm(request.POST or None, signed_in=signed_in)
+    online = [b.name for b in selectors.online_bots()] if signed_in else []
+    form = NewGameForm(request.POST or None, signed_in=signed_in, online_bots=online)
     if request.method == "POST" and form.is_valid():
         actor = actor_from_request(request)
         try:
@@ -88,9 +90,24 @@ def new_game(request):
         except ActionError as exc:
             form.add_error(None, exc.message)
         else:
+            _invite_bots(request, room, actor, form.bot_names())
             return redirect("room", code=room.code)
     _focus_first_error(form)
     return render(request, "lobby/new_game.html", {"form": form, "variant_help": VARIANT_HELP})
+
+
+def _invite_bots(request, room: Room, actor, names: list[str]) -> None:
+    """The new-game form's bots, each invited to the next opponent's seat; the room
+    starts once they have answered (``games.services.bots``)."""
+    from games.services import bots
+
+    for seat, name in enumerate(names, start=1):
+        try:
+            bots.challenge(
+                room_id=room.pk, actor=actor, bot_name=name, seat=seat, start_when_answered=True
+            )
+        except ActionError as exc:
+            messages.error(request, exc.message)
 
 
 def _room_or_404(request, code: str, token: str = "") -> Room:
@@ -138,6 +155,7 @@ def room(request, code: str):
     left = [s.index for s in held if s.left]
     is_host = actor.owns(room)
     invite_url = watch_url = None
+    inviting = is_host and room.mode == Room.Mode.FRIENDS and room.status == Room.Status.WAITING
     if seated or is_host:
         # Two links: the invitation takes a seat; the watch link never does.
         watch_url = request.build_absolute_uri(_watch_path(room))
@@ -158,9 +176,20 @@ def room(request, code: str):
             "waiting": room.status == Room.Status.WAITING,
             "deal_line": room_deal_line(room),
             "reactions": reactions.for_page(),
+            # The host may invite an online bot to an empty seat (lobby.bot_pages.invite).
+            "bot_invites": selectors.room_challenges(room.pk) if inviting else [],
+            "online_bots": _invitable_bots(seats) if inviting else [],
             **_history(room),
         },
     )
+
+
+def _invitable_bots(seats) -> list:
+    """Online bots not already at the table, while it has an empty seat."""
+    if not any(s.is_empty for s in seats):
+        return []
+    seated = {s.user_id for s in seats}
+    return [b for b in selectors.online_bots() if b.pk not in seated]
 
 
 def room_history(request, code: str):
@@ -192,7 +221,13 @@ def replay(request, replay_id: str):
         "match": rnd.match.number,
         "level": room.computer_level,
         "seats": [
-            {"index": s.index, "colour": s.colour, "name": s.short_name, "kind": s.kind}
+            {
+                "index": s.index,
+                "colour": s.colour,
+                "name": s.short_name,
+                "kind": s.kind,
+                "bot": s.bot,
+            }
             for s in seats
         ],
         "commitment": rnd.commitment,
@@ -338,10 +373,25 @@ def signup(request):
 
 @login_required
 def profile(request):
+    return profile_page(request)
+
+
+def profile_page(request, *, bot_form=None, status: int = 200):
+    """The signed-in player's record and games, and their bots (``lobby.bot_pages``)."""
+    from games.realtime import streams
+    from lobby.forms import BotForm
+
+    owned = selectors.bots_of(request.user.pk)
+    online = streams.online(b.pk for b in owned)
     return render(
         request,
         "lobby/profile.html",
-        {"record": player_record(selectors.player_stats(request.user.pk))},
+        {
+            "record": player_record(selectors.player_stats(request.user.pk)),
+            "bots": [{"bot": b, "online": b.pk in online} for b in owned],
+            "bot_form": bot_form or BotForm(),
+        },
+        status=status,
     )
 
 

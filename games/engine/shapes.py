@@ -32,6 +32,7 @@ class SeatState(TypedDict):
     covered: bool  # the computer plays it while its human is away
     left: bool  # its human left the match: the computer plays it
     away: bool
+    bot: bool  # a bot account holds it (docs/bots.md)
     # Server side only: who holds the seat, and since when it is away (seconds).
     user_id: int | None
     guest: str

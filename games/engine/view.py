@@ -31,7 +31,7 @@ ROOM_FIELDS = (
 )
 #: What everyone may know of each seat (who holds it is not among them); the view adds
 #: ``played_by_computer`` (``seats.played_by_computer``), so pages need not work it out.
-SEAT_FIELDS = ("index", "colour", "name", "kind", "covered", "left", "away")
+SEAT_FIELDS = ("index", "colour", "name", "kind", "covered", "left", "away", "bot")
 #: The match's public record.
 MATCH_FIELDS = (
     "number",

@@ -108,6 +108,18 @@ def room_changed(room_id: int, state: RoomState) -> None:
 LOBBY_GROUP = "lobby"
 
 
+def bot_group(bot_id: int) -> str:
+    """The group a bot's event stream listens on (docs/bots.md)."""
+    return f"bot.{bot_id}"
+
+
+def bot_event(bot_id: int, event: dict) -> None:
+    """One line of a bot's event stream (``challenge``, ``gameStart``, ...), to whichever
+    process holds the stream; a bot with no stream open hears of it when it opens one
+    (the stream starts with the bot's games and pending challenges)."""
+    _group_send(bot_group(bot_id), {"type": "bot.event", "event": event})
+
+
 def lobby_changed() -> None:
     """Send the listed rooms waiting for players to every lobby socket."""
     from games.selectors import lobby_rooms

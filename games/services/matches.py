@@ -13,6 +13,7 @@ from games import refusals
 from games.engine import seeded
 from games.identity import Actor
 from games.models import Match, Room, Round, Seat
+from games.services import bots
 from games.services.change import Change
 from games.state import load, match_score
 
@@ -29,6 +30,11 @@ def new_match(room: Room) -> Match:
         room=room, number=number, rules=room.rules, first_dealer=first_dealer
     )
     room.status = Room.Status.PLAYING
+    # A bot not connected as its match starts is away from now on, so the seat grace
+    # applies to it as to a person gone away: the computer covers it until it comes.
+    unconnected = room.seats.filter(bot=True, away_since=None, presences__isnull=True)
+    unconnected.update(away_since=timezone.now())
+    bots.tell_seated(room, "gameStart")
     deal_round(room, match, 1, first_dealer)
     return match
 
@@ -86,6 +92,7 @@ def end_match(room: Room, match: Match, winners, losers, ended_by=None) -> None:
     match.finished_at = timezone.now()
     match.save(update_fields=["winners", "losers", "ended_by", "finished_at"])
     room.status = Room.Status.FINISHED
+    bots.tell_seated(room, "gameFinish")
 
 
 def seated_at_latest_match(

@@ -13,11 +13,12 @@ from games.engine.seats import plays
 from games.errors import ActionError
 from games.identity import Actor
 from games.labels import VARIANT_NAMES
-from games.models import Match, Presence, Room, Round, Seat
+from games.models import Challenge, Match, Presence, Room, Round, Seat
 from games.names import name_key
 from games.realtime import broadcast
 from games.realtime.schedule import COMPUTER_SPEEDS
 from games.refusals import refuse
+from games.services.bots import tell_seated, withdraw_challenges
 from games.services.change import Change, changing, checked_ply
 from games.services.matches import (
     deal_round,
@@ -45,12 +46,14 @@ def create_room(
     listed: bool = False,
     first_dealer: int | None = None,
     seat_names: list[str] | None = None,
+    bot: bool = False,
 ) -> Room:
     """Open a room. Versus computer and same-device rooms start at once.
 
     ``seat_names`` holds one name per seat, used for the seats the creator holds (the
     computer's and friends' seats are named otherwise); without it those seats are
-    called ``name`` ("name 1", "name 2", ... on one device).
+    called ``name`` ("name 1", "name 2", ... on one device). ``bot``: the creator is a bot
+    account (``games.services.bots.open_bot_game``), its seat marked so.
 
     ``options["balanced_deal"]`` left out takes the site's default
     (``fairness_data.balanced_deal``: on where it is offered); asked for where it is not
@@ -121,6 +124,7 @@ def create_room(
             human = index == 0 or mode == Room.Mode.SAME_DEVICE
             if human:
                 seat.user_id, seat.guest = actor.user_id, "" if actor.user_id else actor.guest
+                seat.bot = bot
                 if seat_names is not None:
                     seat.name = seat_names[index].strip()
                 elif mode == Room.Mode.SAME_DEVICE:
@@ -160,7 +164,11 @@ def join_room(*, room_id: int, actor: Actor, name: str) -> Seat:
                 _("Someone at this table is already called %(name)s; choose another name.")
                 % {"name": name},
             )
-        free = next(s for s in seats if s.is_empty)
+        # A seat a bot is invited to is kept for it while another is free.
+        pending = room.challenges.filter(status=Challenge.Status.PENDING)
+        asked = set(pending.values_list("seat", flat=True))
+        empty = [s for s in seats if s.is_empty]
+        free = next((s for s in empty if s.index not in asked), empty[0])
         free.user_id, free.guest = actor.user_id, "" if actor.user_id else actor.guest
         free.name = name
         free.save()
@@ -203,8 +211,10 @@ def remove_player(*, room_id: int, actor: Actor, seat_index: int) -> None:
         seat = room.seats.filter(index=seat_index).first()
         if seat is None or seat.index == 0 or seat.is_empty:
             raise ActionError("not_allowed", _("There is no waiting player in that seat."))
+        if seat.bot:
+            tell_seated(room, "gameFinish", [seat])
         seat.user_id, seat.guest, seat.name, seat.is_computer = None, "", "", False
-        seat.away_since = None
+        seat.away_since, seat.bot = None, False
         seat.save()
         Presence.objects.filter(seat=seat).delete()
         change.commit({"kind": "seat_freed", "seat": seat_index})
@@ -232,6 +242,7 @@ def start_match(*, room_id: int, actor: Actor, fill_with_computers: bool = False
         for seat in empty:
             seat.is_computer = True
             seat.save()
+        withdraw_challenges(room)
         new_match(room)
         change.commit({"kind": "match_started"})
 

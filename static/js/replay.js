@@ -80,7 +80,7 @@ function viewAt(k) {
       rules: { scoring: STRIKES.includes(data.variant) ? "strikes" : "points", single_round: true,
         reverse: Boolean(data.options && data.options.reverse) } },
     seats: data.seats.map((s, i) => ({ index: i, colour: s.colour, name: s.name, kind: s.kind === "computer" ? "computer" : "human",
-      covered: false, left: false, away: false, played_by_computer: false, count: step.hands[i].length,
+      covered: false, left: false, away: false, bot: Boolean(s.bot), played_by_computer: false, count: step.hands[i].length,
       place: places.get(i) ?? null, score: 0 })),
     round: { number: data.round, dealer: data.dealer, over, draws: k, drawer: step.drawer,
       giver: step.giver, discards: step.discards, hands, removed: over ? data.removed : null,

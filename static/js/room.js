@@ -31,6 +31,7 @@ function renderSeats(state) {
   const status = labels[state.room.status] || state.room.status;
   statusLine.textContent = end ? `${status} · ${end.cause || end.outcome}` : status;
   refreshHistory(state);
+  syncBotInvites(state);
   if (state.room.status !== "waiting") {
     for (const el of document.querySelectorAll(".host-controls, .invite, .seats form")) el.remove();
     document.getElementById("seats-section")?.setAttribute("hidden", "");
@@ -38,6 +39,20 @@ function renderSeats(state) {
     document.getElementById("watch-section")?.removeAttribute("hidden");
   }
   document.dispatchEvent(new CustomEvent("table-state", { detail: state }));
+}
+
+// The host's "Invite a bot" (docs/bots.md): a bot that sat down is no longer waited for
+// nor offered, and with no empty seat left there is nothing to invite to.
+function syncBotInvites(state) {
+  const seated = new Set(state.seats.filter((s) => s.bot).map((s) => s.name));
+  for (const line of document.querySelectorAll(".bot-invites li[data-bot]")) {
+    if (seated.has(line.dataset.bot)) line.remove();
+  }
+  const choice = document.getElementById("invite-bot");
+  if (!choice) return;
+  for (const option of [...choice.options]) if (seated.has(option.value)) option.remove();
+  const form = choice.closest("form");
+  form.hidden = !choice.options.length || !state.seats.some((s) => s.kind === "empty");
 }
 
 function showSecondLine(words, text) {
@@ -138,20 +153,6 @@ connect();
 
 const link = document.getElementById("invite-link");
 const share = document.getElementById("share-link");
-for (const copy of document.querySelectorAll("button[data-copy]")) {
-  const field = document.getElementById(copy.dataset.copy);
-  copy.addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(field.value);
-    } catch {
-      field.select();
-      document.execCommand("copy");
-    }
-    const before = copy.textContent;
-    copy.textContent = copy.dataset.done;
-    setTimeout(() => { copy.textContent = before; }, 2000);
-  });
-}
 if (share && link && navigator.share) {
   share.hidden = false;
   share.addEventListener("click", () => {

@@ -25,6 +25,22 @@ for (const select of document.querySelectorAll("select[data-autosubmit]")) {
   select.addEventListener("change", () => select.form.requestSubmit());
 }
 
+// A button with data-copy copies its field (an invitation link, a bot's token) and says so.
+for (const copy of document.querySelectorAll("button[data-copy]")) {
+  const field = document.getElementById(copy.dataset.copy);
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(field.value);
+    } catch {
+      field.select();
+      document.execCommand("copy");
+    }
+    const before = copy.textContent;
+    copy.textContent = copy.dataset.done;
+    setTimeout(() => { copy.textContent = before; }, 2000);
+  });
+}
+
 // A table wider than the screen scrolls sideways in its .table-scroll box: make that box
 // reachable with the keyboard (Tab, then the arrow keys) whenever it does scroll.
 function scrollersFocusable() {

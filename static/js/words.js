@@ -4,7 +4,8 @@
 //   seatName(seat, room)             a seat's one short name, everywhere on the table
 //                                    and the room page: "Clara" (a computer's own name)
 //                                    or the human's
-//   seatWhat(seat, room)             its second line where there is room: "computer · easy"
+//   seatWhat(seat, room)             its second line where there is room: "computer · easy",
+//                                    or "bot" for a bot account's seat
 //                                    (the server writes both with its seat_name tag)
 //   counted("cards", {n: 3})         "3 cards": the singular or plural sentence for n
 //   fill(text, {seat: "Ann"})        a label's {placeholders} filled, for every script
@@ -47,6 +48,7 @@ export function seatName(seat, room, labels = pageLabels()) {
 }
 
 export function seatWhat(seat, room, labels = pageLabels()) {
+  if (seat.bot) return labels.botWhat; // a computer player someone wrote (docs/bots.md)
   if (seat.kind !== "computer") return "";
   return fill(labels.computerWhat, { level: levelWord(room.computer_level, labels) });
 }

@@ -81,6 +81,27 @@ class Player:
         key = await database_sync_to_async(make_session)(guest=guest_id)
         return cls(key, Actor(guest=guest_id))
 
+    #: A bot's API token (docs/bots.md): its socket sends it instead of a cookie, and no
+    #: Origin, as a bot does.
+    bot_token = ""
+
+    @classmethod
+    async def bot(cls, name: str) -> "Player":
+        """A bot account (owned by a new user), online: its stream counted as open."""
+        from games.realtime import streams
+        from games.services import bots
+
+        def make():
+            owner = make_user(f"{name}-owner")
+            bot, token = bots.create_bot(owner_id=owner.pk, name=name)
+            streams.claim(bot.pk)
+            return bot.pk, token
+
+        bot_id, token = await database_sync_to_async(make)()
+        player = cls("", Actor(user_id=bot_id))
+        player.bot_token = token
+        return player
+
     @classmethod
     async def user(cls, name: str) -> "Player":
         user = await database_sync_to_async(make_user)(name)
@@ -89,9 +110,12 @@ class Player:
 
     async def connect(self, code: str, token: str = "", origin=ORIGIN) -> bool:
         path = f"/ws/rooms/{code}/" + (f"?t={token}" if token else "")
-        headers = [HOST, (b"cookie", f"sessionid={self.session_key}".encode())]
-        if origin:
-            headers.append(origin)
+        if self.bot_token:
+            headers = [HOST, (b"authorization", f"Bearer {self.bot_token}".encode())]
+        else:
+            headers = [HOST, (b"cookie", f"sessionid={self.session_key}".encode())]
+            if origin:
+                headers.append(origin)
         self.socket = WebsocketCommunicator(application, path, headers=headers)
         self.refused, self.close_code = False, None
         connected, _ = await self.socket.connect(timeout=30)

@@ -1,6 +1,7 @@
-"""No message ever shows a seat (or a spectator) the face of a card in another seat's
-hand, over complete games of every variant. The truth comes from replaying each round
-from its stored rows, which also proves a round replays exactly."""
+"""No message ever shows a seat (or a spectator, or a bot on its token socket) the face of
+a card in another seat's hand, over complete games of every variant. The truth comes
+from replaying each round from its stored rows, which also proves a round replays
+exactly."""
 
 import json
 import random
@@ -9,7 +10,8 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games.engine import RoundState
-from games.models import Round, Seat
+from games.models import Bot, Round, Seat
+from games.services import bots
 from tests.games.conftest import Player, match_over, play_to_match_end
 from tests.rooms import signed_in, waiting_table
 
@@ -53,6 +55,12 @@ def holder(actor, seat) -> bool:
     return not seat.left and (same_user or (bool(actor.guest) and seat.guest == actor.guest))
 
 
+def seat_bot(room, host, name: str) -> None:
+    """The bot ``name`` invited by ``host`` and seated, as its accept would."""
+    made = bots.challenge(room_id=room.pk, actor=host.actor, bot_name=name)
+    bots.accept(bot=Bot.objects.get(user__username=name), challenge_id=made.pk)
+
+
 def faces_in(message: dict) -> str:
     message = json.loads(json.dumps(message))
     message["room"]["code"] = ""  # a room code may spell a card by chance
@@ -69,10 +77,12 @@ def faces_in(message: dict) -> str:
     ],
 )
 async def test_no_message_reveals_a_hidden_face(variant, rules):
-    players = await signed_in("a", "b", "c")
+    players = [*await signed_in("a", "b"), await Player.bot("Cee")]
     room = await waiting_table(
-        players[0], {"b": players[1], "c": players[2]}, name="a", variant=variant, seats=4, **rules
+        players[0], {"b": players[1]}, name="a", variant=variant, seats=4, **rules
     )
+    await database_sync_to_async(seat_bot)(room, players[0], "Cee")
+    await players[2].connect(room.code)
     spectator = await Player.guest("watcher")
     await spectator.connect(room.code, token=room.token)
     await players[0].send(type="start", fill=True)  # seat 3 is a computer

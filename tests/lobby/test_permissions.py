@@ -4,6 +4,7 @@ import pytest
 from django.test import Client
 
 from games.models import Room
+from games.services import bots
 from tests.rooms import friends_room
 
 pytestmark = pytest.mark.django_db
@@ -15,6 +16,7 @@ ROLES = ["anonymous", "stranger", "seated", "host", "staff"]
 def world(make_user, host):
     seated = make_user("sam")
     room = friends_room(host, {"sam": seated}, seats=3, rounds=1)
+    bots.create_bot(owner_id=host.pk, name="Botty")
     users = {
         "stranger": make_user("stan"),
         "seated": seated,
@@ -39,6 +41,16 @@ CASES = {
     "profile": ("get", lambda r: "/accounts/profile/", [302, 200, 200, 200, 200]),
     "password": ("get", lambda r: "/accounts/password/", [302, 200, 200, 200, 200]),
     "admin": ("get", lambda r: "/admin/", [302, 302, 302, 302, 200]),
+    # Bots (docs/bots.md): a bot's page is public; making one needs an account (an empty
+    # form is refused in words); the API takes a bot's token only, never a session.
+    "bot page": ("get", lambda r: "/bots/Botty/", [200, 200, 200, 200, 200]),
+    "make a bot": ("post", lambda r: "/accounts/profile/bots/", [302, 400, 400, 400, 400]),
+    "invite a bot": ("post", lambda r: f"/r/{r.code}/invite-bot/", [404, 404, 302, 302, 404]),
+    "bot account": ("get", lambda r: "/api/bot/account", [401, 401, 401, 401, 401]),
+    "bot stream": ("get", lambda r: "/api/bot/stream", [401, 401, 401, 401, 401]),
+    "accept": ("post", lambda r: "/api/bot/challenges/1/accept", [401, 401, 401, 401, 401]),
+    "decline": ("post", lambda r: "/api/bot/challenges/1/decline", [401, 401, 401, 401, 401]),
+    "bot game": ("post", lambda r: "/api/bot/challenge/Botty", [401, 401, 401, 401, 401]),
 }
 
 

@@ -9,12 +9,16 @@ import re
 import shutil
 import ssl
 import subprocess
+import time
 import urllib.error
 import urllib.request
 
 import pytest
+from django.contrib.auth import get_user_model
 from websockets.asyncio.client import connect
 
+from games.realtime import streams
+from games.services import bots
 from tests.support import ROOT, database_url_for_tests, free_ports, needs_services
 
 can_have_nginx = pytest.mark.skipif(
@@ -183,3 +187,61 @@ def test_a_rooms_table_sockets_meet_in_one_process_through_nginx(prod):
     assert all(len(processes) == 1 for processes in served.values()), served
     # Over 16 rooms both processes serve some (all on one: a chance of 2 in 65,536).
     assert len(set().union(*served.values())) == 2, served
+
+
+def test_a_bots_stream_and_token_socket_pass_through_nginx_and_no_log_names_the_token(prod):
+    """docs/bots.md through the production front: the event stream's lines arrive as they
+    are sent (nginx buffers none of them), answering a challenge seats the bot, its token
+    socket opens without an Origin, and the token appears in no log. Everything goes
+    through nginx: one bot challenges the other over the API."""
+    prod_dir, https, _, script = prod
+    base = f"https://127.0.0.1:{https}"
+    owner = get_user_model().objects.create_user("owner")
+    bot, token = bots.create_bot(owner_id=owner.pk, name="FrontBot")
+    _other, other_token = bots.create_bot(owner_id=owner.pk, name="OtherBot")
+
+    def api(path: str, bearer: str, body: bytes = b"") -> dict:
+        headers = {"Authorization": f"Bearer {bearer}", "Content-Type": "application/json"}
+        status, _headers, answer = fetch(f"{base}{path}", body, headers)
+        assert status == 200, answer
+        return json.loads(answer)
+
+    def next_event(stream) -> dict:
+        while line := stream.readline():  # empty lines keep the stream alive
+            if line.strip():
+                return json.loads(line)
+        raise AssertionError("the stream ended")
+
+    call = urllib.request.Request(
+        f"{base}/api/bot/stream", headers={"Authorization": f"Bearer {token}"}
+    )
+    with urllib.request.urlopen(call, timeout=60, context=UNVERIFIED) as stream:
+        assert stream.headers["Content-Type"] == "application/x-ndjson"
+        deadline = time.monotonic() + 60
+        while not streams.online([bot.pk]):  # until the stream is counted as open
+            assert time.monotonic() < deadline, "the stream never counted as open"
+            time.sleep(0.05)
+        opened = api("/api/bot/challenge/FrontBot", other_token, b'{"variant": "babanuki"}')
+        challenge = next_event(stream)
+        assert challenge["type"] == "challenge"
+        assert challenge["challenge"]["room"] == opened["challenge"]["room"]
+        game = api(f"/api/bot/challenges/{challenge['challenge']['id']}/accept", token)["game"]
+        code = game["room"]
+        assert game["socket"] == f"wss://127.0.0.1:{https}/ws/rooms/{code}/"
+        assert next_event(stream) == {"type": "gameStart", "game": game}
+
+    async def seated():
+        async with connect(
+            game["socket"],
+            ssl=UNVERIFIED,
+            additional_headers={"Authorization": f"Bearer {token}"},
+            open_timeout=60,
+        ) as ws:
+            return json.loads(await asyncio.wait_for(ws.recv(), 60))
+
+    state = asyncio.run(seated())
+    assert state["type"] == "state" and state["you"] == [1] and state["seats"][1]["bot"]
+    assert state["room"]["status"] == "playing"  # started once its challenge was answered
+    assert script("stop", 60).returncode == 0  # every line written
+    for path in (prod_dir / "log").glob("*.log"):
+        assert token not in path.read_text() and other_token not in path.read_text(), path

@@ -7,9 +7,11 @@ import json
 import time
 
 import pytest
+from django.contrib.auth import get_user_model
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from games.services import bots
 from tests.rooms import signed_in_friends_room
 from tests.support import needs_services
 
@@ -162,11 +164,16 @@ def test_refused_frames_spread_beyond_the_window_do_not_close(servers):
 
 def test_the_doors_close_codes_reach_the_client(servers):
     room, (session, _) = signed_in_friends_room(2, 2, rounds=1)
+    owner = get_user_model().objects.get(username="player0")
+    _bot, token = bots.create_bot(owner_id=owner.pk, name="Doorbot")
     server = servers("doors")
     port = server.port
 
-    async def code_for(path, origin=None):
-        return await first_message_or_close(await open_socket(port, path, "", origin))
+    async def code_for(path, origin=None, headers=None):
+        return await first_message_or_close(await open_socket(port, path, "", origin, headers))
+
+    def bearer(value):
+        return {"Authorization": f"Bearer {value}"}
 
     async def scenario():
         return {
@@ -182,6 +189,10 @@ def test_the_doors_close_codes_reach_the_client(servers):
             ),
             "another site, lobby": await code_for("/ws/lobby/", origin="http://evil.example"),
             "watch token": await code_for(f"/ws/rooms/{room.code}/?t={room.watch_token}"),
+            "bot, wrong token": await code_for("/ws/lobby/", headers=bearer("omb_" + "x" * 43)),
+            "bot, malformed token": await code_for("/ws/lobby/", headers=bearer("x")),
+            "bot, not a bearer": await code_for("/ws/lobby/", headers={"Authorization": "Basic x"}),
+            "bot, not its room": await code_for(f"/ws/rooms/{room.code}/", headers=bearer(token)),
         }
 
     assert asyncio.run(scenario()) == {
@@ -195,6 +206,10 @@ def test_the_doors_close_codes_reach_the_client(servers):
         "another port": 4403,
         "another site, lobby": 4403,
         "watch token": "state",
+        "bot, wrong token": 4401,
+        "bot, malformed token": 4401,
+        "bot, not a bearer": 4401,
+        "bot, not its room": 4403,
     }
     assert_clean_log(server)
 

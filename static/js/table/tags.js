@@ -2,7 +2,7 @@
 // plays it now, and where it finished (placed on the stage by placement.js).
 
 import { displayName as nameOf, placeName, playingSeats, plural } from "../ending.js";
-import { computerParts, fill } from "../words.js";
+import { computerParts, fill, seatWhat } from "../words.js";
 import { $, L, letters } from "./page.js";
 import { nearSeat, oddCard, view } from "./view.js";
 import { strikes } from "./words.js";
@@ -40,7 +40,8 @@ function tagFor(seat) {
   who.textContent = you ? fill(L.youName, { name: nameOf(L, seat, view.state.room) }) : nameOf(L, seat, view.state.room);
   const info = document.createElement("span");
   info.className = "info";
-  const parts = computer ? [computer.what] : [];
+  // What plays the seat, beside its name: the computer's level, or "bot" (docs/bots.md).
+  const parts = computer ? [computer.what] : seat.bot ? [seatWhat(seat, view.state.room)] : [];
   const odd = oddCard();
   if (seat.count && !r.over) parts.push(plural(L, "cards", seat.count));
   else if (!r.over && (strikes() || !seat.place)) parts.push(L.out);

@@ -1,0 +1,382 @@
+"""Bots: accounts someone wrote a player for, their tokens, and the challenges that seat
+them at a table (docs/bots.md).
+
+A bot is a user of its own with no usable password (``Bot``), so everything a person's
+seat has (its name at the table, its results, its record) a bot's seat has too; its seat
+is marked ``bot``. A challenge asks a bot to take one empty seat of a waiting friends
+room; accepting it seats the bot as ``join_room`` seats a person. What a bot's event
+stream says (``challenge``, ``challengeCanceled``, ``gameStart``, ``gameFinish``) is sent
+to its group after the change commits (``games.realtime.broadcast.bot_event``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games import selectors
+from games.engine import get_variant
+from games.errors import ActionError
+from games.identity import Actor
+from games.models import Bot, Challenge, Room
+from games.names import name_key
+from games.realtime import broadcast
+from games.services.change import changing
+from games.tokens import new_bot_token, token_hash
+
+
+class TooMany(ActionError):
+    """A limit was reached: try again in ``retry_after`` seconds (HTTP 429)."""
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__("too_many", message)
+        self.retry_after = retry_after
+
+
+# -- accounts and tokens ------------------------------------------------------------------
+
+
+def create_bot(*, owner_id: int, name: str, description: str = "") -> tuple[Bot, str]:
+    """A new bot account owned by ``owner_id``, and its token (shown once: only its hash
+    is kept). ``name`` is checked by the form (``lobby.forms.BotForm``); here again that no
+    account has it, whatever its case."""
+    User = get_user_model()
+    if Bot.objects.filter(owner_id=owner_id).count() >= settings.BOTS_PER_OWNER:
+        raise ActionError(
+            "not_allowed",
+            ngettext(
+                "You already have %(n)s bot, the most one person may have.",
+                "You already have %(n)s bots, the most one person may have.",
+                settings.BOTS_PER_OWNER,
+            )
+            % {"n": settings.BOTS_PER_OWNER},
+        )
+    if User.objects.filter(username__iexact=name).exists():
+        raise ActionError("name_taken", _("That name is taken; choose another."))
+    token = new_bot_token()
+    try:
+        with transaction.atomic():
+            user = User(username=name)
+            user.set_unusable_password()  # no form can sign it in
+            user.save()
+            bot = Bot.objects.create(
+                user=user, owner_id=owner_id, description=description, token_hash=token_hash(token)
+            )
+    except IntegrityError as exc:  # the same name, taken at the same moment
+        raise ActionError("name_taken", _("That name is taken; choose another.")) from exc
+    return bot, token
+
+
+def _owned(owner_id: int, bot_id: object) -> Bot:
+    bot = Bot.objects.filter(owner_id=owner_id, pk=bot_id).select_related("user").first()
+    if bot is None:
+        raise ActionError("not_allowed", _("You have no such bot."))
+    return bot
+
+
+def new_token(*, owner_id: int, bot_id: object) -> tuple[Bot, str]:
+    """A new token for the owner's bot: the old one stops working at once."""
+    bot = _owned(owner_id, bot_id)
+    token = new_bot_token()
+    Bot.objects.filter(pk=bot.pk).update(token_hash=token_hash(token))
+    return bot, token
+
+
+def revoke_token(*, owner_id: int, bot_id: object) -> Bot:
+    """The owner's bot has no token from now on (its open stream ends at its next line)."""
+    bot = _owned(owner_id, bot_id)
+    Bot.objects.filter(pk=bot.pk).update(token_hash="")
+    return bot
+
+
+# -- limits -------------------------------------------------------------------------------
+
+
+def _count(key: str, limit: int, window: int, message: str) -> None:
+    """One more in ``key``'s fixed window of ``window`` seconds (counted in the shared
+    cache, so the same in every process): refused with ``TooMany`` past ``limit``."""
+    now = time.time()
+    start = now - now % window
+    key = f"{key}:{int(start)}"
+    cache.add(key, 0, window + 5)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between the two calls
+        cache.set(key, 1, window + 5)
+        count = 1
+    if count > limit:
+        raise TooMany(message, max(1, math.ceil(start + window - now)))
+
+
+def _count_challenge(who: str) -> None:
+    per_minute, per_day = settings.BOT_CHALLENGES_PER_MINUTE, settings.BOT_CHALLENGES_PER_DAY
+    _count(
+        f"bot-challenges:minute:{who}",
+        per_minute,
+        60,
+        ngettext(
+            "At most %(n)s challenge a minute: wait a moment.",
+            "At most %(n)s challenges a minute: wait a moment.",
+            per_minute,
+        )
+        % {"n": per_minute},
+    )
+    _count(
+        f"bot-challenges:day:{who}",
+        per_day,
+        86400,
+        ngettext(
+            "At most %(n)s challenge a day: try again tomorrow.",
+            "At most %(n)s challenges a day: try again tomorrow.",
+            per_day,
+        )
+        % {"n": per_day},
+    )
+
+
+# -- challenges ---------------------------------------------------------------------------
+
+
+def challenge(
+    *,
+    room_id: int,
+    actor: Actor,
+    bot_name: str,
+    seat: int | None = None,
+    start_when_answered: bool = False,
+) -> Challenge:
+    """The host of a waiting friends room asks an online bot to take an empty seat (the
+    given one, else the first that is empty and not already asked for). With
+    ``start_when_answered`` the match starts by itself once no such challenge of the room
+    waits for an answer."""
+    if actor.user_id is None and not actor.guest:
+        raise ActionError("not_host", _("Only the host may invite a bot."))
+    bot = selectors.bot_named(bot_name)
+    if bot is None:
+        raise ActionError("not_allowed", _("There is no bot called %(name)s.") % {"name": bot_name})
+    if not selectors.bot_online(bot.pk):
+        raise ActionError(
+            "not_allowed",
+            _("%(name)s is not online: a bot can be invited only while it is connected.")
+            % {"name": bot.name},
+        )
+    with changing(room_id) as change:
+        room = change.room
+        if not actor.owns(room):
+            raise ActionError("not_host", _("Only the host may invite a bot."))
+        if room.mode != Room.Mode.FRIENDS:
+            raise ActionError("not_allowed", _("Only friends rooms take new players."))
+        if room.status != Room.Status.WAITING:
+            raise ActionError("already_started", _("This match has already started."))
+        seats = change.seats
+        if any(s.user_id == bot.pk for s in seats):
+            raise ActionError(
+                "not_allowed", _("%(name)s already has a seat here.") % {"name": bot.name}
+            )
+        pending = list(room.challenges.filter(status=Challenge.Status.PENDING))
+        if any(c.bot_id == bot.pk for c in pending):
+            raise ActionError(
+                "not_allowed", _("%(name)s is already invited here.") % {"name": bot.name}
+            )
+        asked = {c.seat for c in pending}
+        free = [s.index for s in seats if s.is_empty and s.index not in asked]
+        if seat is None:
+            seat = free[0] if free else None
+        if seat not in free:
+            raise ActionError("room_full", _("There is no empty seat to invite a bot to."))
+        if any(name_key(s.name) == name_key(bot.name) for s in seats if not s.is_empty):
+            raise ActionError(
+                "name_taken",
+                _("Someone at this table is already called %(name)s.") % {"name": bot.name},
+            )
+        _count_challenge(f"user:{actor.user_id}" if actor.user_id else f"guest:{actor.guest}")
+        made = Challenge.objects.create(
+            room=room,
+            seat=seat,
+            bot=bot,
+            by_id=actor.user_id,
+            start_when_answered=start_when_answered,
+        )
+        event = {"type": "challenge", "challenge": challenge_facts(made, room)}
+        change.after_commit(lambda: broadcast.bot_event(bot.pk, event))
+    return made
+
+
+def challenge_facts(made: Challenge, room: Room) -> dict:
+    """What a bot is told of a challenge (docs/bots.md, ``challenge``)."""
+    host = room.host.get_username() if room.host_id else ""
+    return {
+        "id": made.pk,
+        "room": room.code,
+        "seat": made.seat,
+        "variant": room.variant,
+        "seats": room.seat_count,
+        "rules": room.rules,
+        "options": room.options,
+        "by": host,
+    }
+
+
+def game_facts(room: Room, seat: int) -> dict:
+    """What a bot is told of a game it has a seat in (``gameStart``, ``gameFinish``)."""
+    return {"room": room.code, "seat": seat, "variant": room.variant, "seats": room.seat_count}
+
+
+def _pending(bot: Bot, challenge_id: object) -> Challenge:
+    if isinstance(challenge_id, bool) or not isinstance(challenge_id, int):
+        raise ActionError("not_found", _("There is no such challenge."))
+    found = Challenge.objects.filter(pk=challenge_id, bot=bot).first()
+    if found is None:
+        raise ActionError("not_found", _("There is no such challenge."))
+    if found.status != Challenge.Status.PENDING:
+        raise ActionError("not_allowed", _("This challenge was already answered or withdrawn."))
+    return found
+
+
+def accept(*, bot: Bot, challenge_id: object) -> dict:
+    """The bot takes the challenge's seat: refused (and the challenge withdrawn) when the
+    room has started or the seat was taken meanwhile. Returns the game's facts; the bot's
+    stream hears ``gameStart`` once."""
+    found = _pending(bot, challenge_id)
+    refused = None
+    with changing(found.room_id) as change:
+        room = change.room
+        found.refresh_from_db()
+        if found.status != Challenge.Status.PENDING:
+            raise ActionError("not_allowed", _("This challenge was already answered or withdrawn."))
+        seat = next(s for s in change.seats if s.index == found.seat)
+        if room.status != Room.Status.WAITING:
+            refused = ActionError("already_started", _("This match has already started."))
+        elif not seat.is_empty:
+            refused = ActionError("room_full", _("That seat has been taken meanwhile."))
+        found.answered_at = timezone.now()
+        if refused is not None:
+            found.status = Challenge.Status.CANCELED
+            found.save(update_fields=["status", "answered_at"])
+        else:
+            found.status = Challenge.Status.ACCEPTED
+            found.save(update_fields=["status", "answered_at"])
+            seat.user_id, seat.guest, seat.name, seat.bot = bot.pk, "", bot.name, True
+            seat.save()
+            change.commit({"kind": "seat_taken", "seat": seat.index})
+    if refused is not None:
+        raise refused
+    facts = game_facts(room, found.seat)
+    # Committed: the bot hears of its seat once, as a match that starts now (its room
+    # waited only for this answer) or as a seat in a room still waiting.
+    if not _start_when_answered(found, room):
+        broadcast.bot_event(bot.pk, {"type": "gameStart", "game": facts})
+    return facts
+
+
+def _start_when_answered(found: Challenge, room: Room) -> bool:
+    """A room opened to play bots at once (its challenges made ``start_when_answered``:
+    a game between bots, or the new-game form's bots) starts by itself once none of them
+    waits for an answer; the built-in computer takes every seat still empty. Whether it
+    started now."""
+    from games.services.rooms import start_match
+
+    if not found.start_when_answered:
+        return False
+    if Challenge.objects.filter(room_id=room.pk, status=Challenge.Status.PENDING).exists():
+        return False
+    host = Actor(user_id=room.host_id) if room.host_id else Actor(guest=room.host_guest)
+    try:
+        start_match(room_id=room.pk, actor=host, fill_with_computers=True)
+    except ActionError:  # started meanwhile (another answer, the host)
+        return False
+    return True
+
+
+def decline(*, bot: Bot, challenge_id: object) -> None:
+    found = _pending(bot, challenge_id)
+    updated = Challenge.objects.filter(pk=found.pk, status=Challenge.Status.PENDING).update(
+        status=Challenge.Status.DECLINED, answered_at=timezone.now()
+    )
+    if not updated:
+        raise ActionError("not_allowed", _("This challenge was already answered or withdrawn."))
+    _start_when_answered(found, found.room)
+
+
+def withdraw_challenges(room: Room) -> None:
+    """Inside a change that starts ``room``: its pending challenges are withdrawn, and
+    each bot asked is told (``challengeCanceled``) after the commit."""
+    pending = list(room.challenges.filter(status=Challenge.Status.PENDING))
+    if not pending:
+        return
+    Challenge.objects.filter(pk__in=[c.pk for c in pending]).update(
+        status=Challenge.Status.CANCELED, answered_at=timezone.now()
+    )
+    for made in pending:
+        event = {"type": "challengeCanceled", "challenge": {"id": made.pk, "room": room.code}}
+        broadcast.after_commit(lambda b=made.bot_id, e=event: broadcast.bot_event(b, e))
+
+
+def tell_seated(room: Room, kind: str, seats=None) -> None:
+    """Inside a change: each bot seated in ``room`` (or in ``seats``) is told ``kind``
+    (``gameStart`` as a match begins, ``gameFinish`` as it ends or the bot's seat is
+    freed) after the commit."""
+    if seats is None:
+        seats = room.seats.filter(bot=True)
+    for seat in seats:
+        if seat.bot and seat.user_id is not None:
+            event = {"type": kind, "game": game_facts(room, seat.index)}
+            broadcast.after_commit(lambda b=seat.user_id, e=event: broadcast.bot_event(b, e))
+
+
+# -- games between bots -------------------------------------------------------------------
+
+
+def open_bot_game(*, bot: Bot, opponent: str, variant: object, seats: object = None) -> Challenge:
+    """A bot opens a friends room against another online bot: it takes seat 0, the other
+    is challenged for seat 1, any further seats go to the built-in computer, and the
+    match starts by itself once the challenge is accepted. At most ``BOT_GAMES_PER_DAY``
+    a day for a bot."""
+    from games.services.rooms import create_room
+
+    if selectors.bot_named(opponent) is None:
+        raise ActionError("not_found", _("There is no bot called %(name)s.") % {"name": opponent})
+    if opponent.casefold() == bot.name.casefold():
+        raise ActionError("not_allowed", _("A bot cannot challenge itself."))
+    try:
+        game = get_variant(variant)
+        seats = game.min_players if seats is None else seats
+        game.check_players(seats)
+    except (KeyError, TypeError, ValueError) as exc:  # no such game, or no such table
+        raise ActionError("malformed", str(exc.args[0] if exc.args else exc)) from exc
+    actor = Actor(user_id=bot.pk)
+    with transaction.atomic():
+        room = create_room(
+            actor=actor,
+            name=bot.name,
+            variant=game.key,
+            seat_count=seats,
+            mode=Room.Mode.FRIENDS,
+            bot=True,
+        )
+        made = challenge(
+            room_id=room.pk, actor=actor, bot_name=opponent, seat=1, start_when_answered=True
+        )
+        # Counted once the game could open (a refused one is not): past the limit, the
+        # room and its challenge are rolled back with the refusal.
+        per_day = settings.BOT_GAMES_PER_DAY
+        _count(
+            f"bot-games:day:{bot.pk}",
+            per_day,
+            86400,
+            ngettext(
+                "At most %(n)s game against bots a day: try again tomorrow.",
+                "At most %(n)s games against bots a day: try again tomorrow.",
+                per_day,
+            )
+            % {"n": per_day},
+        )
+        return made

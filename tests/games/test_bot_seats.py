@@ -1,0 +1,66 @@
+"""A bot at the table is a player like a person (docs/bots.md): it acts only for its own
+seat, and its seat is covered by the built-in computer when its socket has been gone past
+the grace, and its own again when it comes back."""
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games.models import Bot
+from games.services import bots
+from tests.games.conftest import Player
+from tests.games.test_events import event_is
+from tests.rooms import friends_room
+from tests.support import ply
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def seated_bot_room(host: Player, name: str):
+    room = friends_room(host, seats=2)
+    made = bots.challenge(room_id=room.pk, actor=host.actor, bot_name=name)
+    bots.accept(bot=Bot.objects.get(user__username=name), challenge_id=made.pk)
+    return room
+
+
+async def bot_at_table():
+    host, bot = await Player.user("hana"), await Player.bot("Botty")
+    room = await database_sync_to_async(seated_bot_room)(host, "Botty")
+    assert await host.connect(room.code) and await bot.connect(room.code)
+    await host.send(type="start", fill=False)
+    for player in (host, bot):
+        await player.until(lambda s: s["room"]["status"] == "playing")
+    return room, host, bot
+
+
+async def test_a_bot_seat_away_past_the_grace_is_covered_then_its_own_again(settings):
+    settings.SEAT_GRACE_SECONDS = 0.3
+    room, host, bot = await bot_at_table()
+    await bot.close()
+    state = await host.until(event_is("seat_covered"), timeout=30)
+    assert state["seats"][1]["covered"] and state["seats"][1]["bot"]
+    again = Player("", bot.actor)
+    again.bot_token = bot.bot_token
+    assert await again.connect(room.code)
+    state = await host.until(event_is("seat_back"))
+    assert state["seats"][1]["covered"] is False and again.state["you"] == [1]
+
+
+async def error_for(player: Player, ref: str) -> dict:
+    while True:
+        message = await player.receive()
+        if message["type"] == "error" and message["ref"] == ref:
+            return message
+
+
+async def test_a_bot_draws_only_for_its_own_seat():
+    _room, host, bot = await bot_at_table()
+    if bot.state["round"]["drawer"] == 1:  # the bot's turn: it draws, then it is the host's
+        await bot.send(type="draw", **ply(bot.state, "draw"), position=0)
+        await bot.until(lambda s: s["round"]["drawer"] == 0 or s["round"]["over"])
+    await host.until(lambda s: s["version"] == bot.state["version"])
+    assert not bot.state["round"]["over"], "a round of 2 seats dealt 27 cards each goes on"
+    before = bot.state["version"]
+    await bot.send(type="draw", **ply(bot.state, "draw"), position=0, ref="not-mine")
+    refused = await error_for(bot, "not-mine")
+    assert refused["code"] == "not_your_turn"
+    assert bot.state["version"] == before and bot.state["you"] == [1]
