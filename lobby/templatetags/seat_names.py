@@ -3,7 +3,8 @@ colour chip (a letter, so colour is never alone), its one short name ("Clara"), 
 it is ("computer · easy") as text on a second line; never a nested "Clara (computer, easy)".
 
 ``inline=True`` is for a name inside a sentence ("won by Clara"): the second line is
-then read to screen readers but not shown. ``shown`` replaces the name (an empty seat's
+then read to screen readers but not shown, except a bot's "bot", which every page shows
+beside its name (docs/bots.md). ``shown`` replaces the name (an empty seat's
 "free")."""
 
 from django import template

@@ -466,3 +466,15 @@ def test_a_person_joining_by_link_leaves_the_seat_a_bot_is_invited_to(owner, mak
     assert room.seats.get(index=2).name == "Mia"  # seat 1 is kept for the bot
     assert api(Client(), "post", f"/api/bot/challenges/{made.pk}/accept", token).status_code == 200
     assert room.seats.get(index=1).user_id == bot.pk
+
+
+def test_a_bots_name_inside_a_sentence_still_shows_that_it_is_a_bot(owner):
+    from lobby.templatetags.seat_names import seat_name
+
+    bot, _token = new_bot(owner)
+    room = waiting_room(owner)
+    bot_seat = room.seats.get(index=1)
+    bot_seat.user_id, bot_seat.name, bot_seat.bot = bot.pk, bot.name, True
+    person = room.seats.get(index=0)
+    assert '<span class="seat-what">bot</span>' in seat_name(bot_seat, inline=True)
+    assert "seat-what" not in seat_name(person, inline=True)  # a person's has no second line

@@ -151,6 +151,12 @@ export function renderResult() {
       badge.setAttribute("aria-hidden", "true");
       badge.textContent = letters[row.seat];
       who.append(badge, seatName(row.seat));
+      if (seat.bot) { // a bot is named as one wherever its name shows (docs/bots.md)
+        const what = document.createElement("span");
+        what.className = "seat-what";
+        what.textContent = ` · ${seatWhat(seat, view.state.room)}`;
+        who.append(what);
+      }
       const score = document.createElement("span");
       score.className = "score";
       if (row.place) {
