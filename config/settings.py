@@ -6,6 +6,7 @@ DATABASE_URL and REDIS_URL.
 """
 
 import os
+import re
 import tempfile
 from datetime import timedelta
 from pathlib import Path
@@ -153,12 +154,23 @@ CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "pubsub")
 if CHANNEL_LAYER not in ("pubsub", "core"):
     raise ImproperlyConfigured(f"CHANNEL_LAYER must be pubsub or core, not {CHANNEL_LAYER!r}")
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Sites sharing one Redis (a staging and a production site): each gives its own prefix.
+# Publish/subscribe ignores the database number in REDIS_URL, so without it each site
+# would deliver the other's room.N broadcasts; the cache's keys take it too.
+REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "")
+if REDIS_PREFIX and not re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", REDIS_PREFIX):
+    raise ImproperlyConfigured("REDIS_PREFIX: 1 to 40 letters, digits, '_', '.' or '-'")
+CHANNEL_PREFIX = REDIS_PREFIX or "asgi"  # channels_redis's own default
 if REDIS_URL and CHANNEL_LAYER == "pubsub":
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             # Decoded once per process, not once per socket (games/realtime/layers.py).
-            "CONFIG": {"hosts": [REDIS_URL], "serializer_format": "msgpack-shared"},
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "serializer_format": "msgpack-shared",
+                "prefix": CHANNEL_PREFIX,
+            },
         }
     }
 elif REDIS_URL:
@@ -167,7 +179,7 @@ elif REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1000},
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1000, "prefix": CHANNEL_PREFIX},
         }
     }
 else:
@@ -322,7 +334,11 @@ AXES_VERBOSE = False
 # The cache holds rate-limit counts (telemetry): shared through Redis when there is one.
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": REDIS_PREFIX,
+        }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -1,5 +1,6 @@
 """The site's database and channel layer answer, and in CI they are the real services."""
 
+import asyncio
 import json
 import os
 import subprocess
@@ -11,6 +12,7 @@ from channels.layers import get_channel_layer
 from django.db import connection
 
 from tests.conftest import REQUIRE_SERVICES
+from tests.support import needs_services
 
 
 @pytest.mark.django_db
@@ -41,7 +43,9 @@ def settings_with(env: dict) -> dict:
         "import json, config.settings as s; "
         "print(json.dumps({'db': s.DATABASES['default']['ENGINE'], "
         "'layer': s.CHANNEL_LAYERS['default']['BACKEND'], 'debug': s.DEBUG, "
-        "'hosts': s.ALLOWED_HOSTS}))"
+        "'hosts': s.ALLOWED_HOSTS, "
+        "'prefix': s.CHANNEL_LAYERS['default'].get('CONFIG', {}).get('prefix'), "
+        "'cache_prefix': s.CACHES['default'].get('KEY_PREFIX')}))"
     )
     base = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "PYTHONPATH")}
     result = subprocess.run(
@@ -79,3 +83,49 @@ def test_production_refuses_to_start_without_a_secret_key():
     assert "SECRET_KEY" in got["error"]
     got = settings_with({"DEBUG": "0", "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "a.example"})
     assert got["debug"] is False and got["hosts"] == ["a.example"]
+
+
+def test_each_site_on_one_redis_takes_its_own_prefix():
+    redis = {"REDIS_URL": "redis://r:6379/7"}
+    assert settings_with(redis)["prefix"] == "asgi"  # channels_redis's own, as before
+    got = settings_with({**redis, "REDIS_PREFIX": "staging"})
+    assert (got["prefix"], got["cache_prefix"]) == ("staging", "staging")
+    got = settings_with({**redis, "REDIS_PREFIX": "staging", "CHANNEL_LAYER": "core"})
+    assert got["prefix"] == "staging"
+    assert "REDIS_PREFIX" in settings_with({**redis, "REDIS_PREFIX": "a b"})["error"]
+
+
+@needs_services
+async def test_sites_with_their_own_prefixes_never_hear_each_others_rooms(settings):
+    """Publish/subscribe ignores the database number: the same prefix on another database
+    hears a room's broadcast, another prefix does not."""
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    url = settings.REDIS_URL
+    other_database = url.rsplit("/", 1)[0] + "/15"
+    room = f"room.{uuid.uuid4().hex[:8]}"
+
+    def layer(prefix: str, host: str):
+        return RedisPubSubChannelLayer(hosts=[host], prefix=prefix)
+
+    staging, staging_elsewhere, production = (
+        layer("staging", url),
+        layer("staging", other_database),
+        layer("production", url),
+    )
+    listening = []
+    for site in (staging_elsewhere, production):
+        channel = await site.new_channel()
+        await site.group_add(room, channel)
+        listening.append(channel)
+    try:
+        await staging.group_send(room, {"type": "room.changed", "site": "staging"})
+        got = await asyncio.wait_for(staging_elsewhere.receive(listening[0]), 10)
+        assert got["site"] == "staging"
+        # Production's own broadcast, sent after staging's: the first it hears.
+        await production.group_send(room, {"type": "room.changed", "site": "production"})
+        got = await asyncio.wait_for(production.receive(listening[1]), 10)
+        assert got["site"] == "production"
+    finally:
+        for site in (staging, staging_elsewhere, production):
+            await site.flush()
