@@ -148,15 +148,22 @@ EOF
 }
 
 write_env() {  # what the processes run with, for tools that want the same database
+  # Only its owner may read it (the database password is in it): the file is made under
+  # the umask, inside the subshell, and moved into place whole.
   (
     umask 077
-    echo "# Written by scripts/prod.sh: source it to use the production database and Redis."
-    for name in DJANGO_SETTINGS_MODULE DEBUG ALLOWED_HOSTS DATABASE_URL REDIS_URL STATIC_ROOT \
-      "${SECRET_KEY_FILE:+SECRET_KEY_FILE}" "${SECRET_KEY:+SECRET_KEY}"; do
-      [ -n "$name" ] || continue
-      printf 'export %s=%q\n' "$name" "${!name}"
-    done
-  ) >"$PROD_DIR/env"
+    {
+      echo "# Written by scripts/prod.sh: source it to use the production database and Redis."
+      for name in DJANGO_SETTINGS_MODULE DEBUG ALLOWED_HOSTS DATABASE_URL REDIS_URL STATIC_ROOT \
+        "${REDIS_PREFIX:+REDIS_PREFIX}" "${SECRET_KEY_FILE:+SECRET_KEY_FILE}" \
+        "${SECRET_KEY:+SECRET_KEY}"; do
+        [ -n "$name" ] || continue
+        printf 'export %s=%q\n' "$name" "${!name}"
+      done
+    } >"$PROD_DIR/env.new"
+    chmod 600 "$PROD_DIR/env.new"
+    mv -f "$PROD_DIR/env.new" "$PROD_DIR/env"
+  )
 }
 
 tls_paths() {  # CERT and KEY: the operator's, or the self-signed pair prepare() makes

@@ -91,6 +91,8 @@ def test_start_serve_through_nginx_and_stop(prod):
     assert (prod_dir / "url").read_text().strip() == base
     env_file = (prod_dir / "env").read_text()
     assert "export DEBUG=0" in env_file and "DATABASE_URL=" in env_file
+    # It holds the database password: its owner's alone.
+    assert (prod_dir / "env").stat().st_mode & 0o777 == 0o600
 
     status, headers, body = fetch(f"{base}/healthz")
     assert status == 200
