@@ -105,3 +105,39 @@ def test_dead_database_and_redis_under_production_settings(tmp_path):
         "code": 503,
         "body": {"status": "error", "checks": {"database": "error", "channel_layer": "error"}},
     }
+
+
+def test_a_table_gone_from_the_database_fails_the_check(tmp_path):
+    """A restore gone wrong, a table dropped by hand: /healthz says the database fails
+    (a real process on a database of its own, migrated, then one table dropped)."""
+    script = (
+        "import django, json; django.setup()\n"
+        "from django.core.management import call_command\n"
+        "from django.db import connection\n"
+        "from django.test import Client\n"
+        "from django.test.utils import setup_test_environment\n"
+        "setup_test_environment()\n"
+        "call_command('migrate', verbosity=0)\n"
+        "codes = [Client().get('/healthz').status_code]\n"
+        "connection.cursor().execute('DROP TABLE games_draw')\n"
+        "r = Client().get('/healthz')\n"
+        "codes.append(r.status_code)\n"
+        "print(json.dumps({'codes': codes, 'checks': r.json()['checks']}))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env={
+            **env,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'site.sqlite3'}",
+            "LOG_LEVEL": "CRITICAL",
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout.strip().splitlines()[-1])
+    assert answer == {"codes": [200, 503], "checks": {"database": "error", "channel_layer": "ok"}}
