@@ -196,10 +196,7 @@ function placeTags(project, W, H) {
   // beside its fan (the rest is still there for screen readers, and in the seats panel).
   const compact = view.state.seats.length >= 5 && W < 480;
   layer.classList.toggle("compact", compact);
-  for (const tag of layer.querySelectorAll(".seat-tag")) {
-    tag.classList.remove("tight");
-    tag.querySelector(".info")?.classList.toggle("visually-hidden", compact);
-  }
+  for (const info of layer.querySelectorAll(".seat-tag .info")) info.classList.toggle("visually-hidden", compact);
   const boxes = [];
   for (const tag of layer.children) {
     let point;
@@ -257,20 +254,6 @@ function placeTags(project, W, H) {
   }
   for (const b of boxes) if (b.tag.dataset.tagSeat) b.own = fanObstacles[b.tag.dataset.tagSeat];
   separate(boxes, obstacles, W, H);
-  // A tag still lying over a hand (a crowded phone: a replay's face-up fans) keeps to its
-  // badge and name, as at five seats, and is placed again, smaller.
-  const hits = (b, o) =>
-    Math.min(b.x + b.w, o.x + o.w) > Math.max(b.x, o.x) && Math.min(b.y + b.h, o.y + o.h) > Math.max(b.y, o.y);
-  const stuck = compact ? [] : boxes.filter((b) => b.tag.dataset.tagSeat && obstacles.some((o) => hits(b, o)));
-  if (stuck.length) {
-    for (const b of stuck) {
-      b.tag.classList.add("tight");
-      b.tag.querySelector(".info")?.classList.add("visually-hidden");
-      b.w = b.tag.offsetWidth;
-      b.h = b.tag.offsetHeight;
-    }
-    separate(boxes, obstacles, W, H);
-  }
   for (const b of boxes) b.tag.style.transform = `translate(${Math.round(b.x)}px, ${Math.round(b.y)}px)`;
 }
 
