@@ -13,7 +13,6 @@ from django.views.decorators.http import require_POST
 from games import selectors
 from games.errors import ActionError
 from games.identity import viewer_from_request
-from games.realtime import streams
 from games.services import bots
 from lobby.forms import BotForm
 from lobby.profile import record as player_record
@@ -86,7 +85,7 @@ def bot_page(request, name: str):
         "lobby/bot.html",
         {
             "bot": bot,
-            "online": bot.pk in streams.online([bot.pk]),
+            "online": selectors.bot_online(bot.pk),
             "record": player_record(selectors.player_stats(bot.pk)),
             "owned": request.user.is_authenticated and request.user.pk == bot.owner_id,
         },

@@ -16,7 +16,6 @@ import time
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -30,6 +29,7 @@ from games.models import Bot, Challenge, Room
 from games.names import name_key
 from games.realtime import broadcast
 from games.services.change import changing
+from games.services.limits import count_one
 from games.tokens import new_bot_token, token_hash
 
 
@@ -105,14 +105,7 @@ def _count(key: str, limit: int, window: int, message: str) -> None:
     cache, so the same in every process): refused with ``TooMany`` past ``limit``."""
     now = time.time()
     start = now - now % window
-    key = f"{key}:{int(start)}"
-    cache.add(key, 0, window + 5)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between the two calls
-        cache.set(key, 1, window + 5)
-        count = 1
-    if count > limit:
+    if count_one(f"{key}:{int(start)}", window + 5) > limit:
         raise TooMany(message, max(1, math.ceil(start + window - now)))
 
 

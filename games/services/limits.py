@@ -20,6 +20,17 @@ from games.models import Room
 HOUR = 3600
 
 
+def count_one(key: str, seconds: float) -> int:
+    """One more under ``key`` in the shared cache (the same count in every process),
+    which keeps for ``seconds`` from the first; the count now."""
+    cache.add(key, 0, seconds)
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired between the two calls
+        cache.set(key, 1, seconds)
+        return 1
+
+
 def creation_key(actor: Actor) -> str:
     """The cache key counting ``actor``'s new rooms: the same in every process."""
     if actor.user_id is not None:
@@ -32,12 +43,7 @@ def room_creation(actor: Actor):
     """Around opening a room for ``actor``: refused (``too_many_rooms``) past either
     limit; a room that then fails to open is not counted."""
     key = creation_key(actor)
-    cache.add(key, 0, HOUR)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between the two calls
-        cache.set(key, 1, HOUR)
-        count = 1
+    count = count_one(key, HOUR)
     try:
         limit = settings.ROOM_CREATION_PER_HOUR
         if count > limit:
