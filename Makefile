@@ -7,19 +7,21 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test prod lint format fairness bench bench-load bench-page soak messages
+.PHONY: run test prod lint format lock fairness bench bench-load bench-page soak messages
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-$(RUN_STAMP): pyproject.toml | $(VENV)/bin/python
-	$(BIN)/python -m pip install -q -e .
+# Both at the versions of requirements.lock (pip's constraints), so that every machine
+# runs what was tested; `make lock` writes it anew after a change to pyproject.toml.
+$(RUN_STAMP): pyproject.toml requirements.lock | $(VENV)/bin/python
+	$(BIN)/python -m pip install -q -c requirements.lock -e .
 	@touch $(RUN_STAMP)
 
 # The test tools include everything the site needs, so this stamps both.
-$(TEST_STAMP): pyproject.toml | $(VENV)/bin/python
-	$(BIN)/python -m pip install -q -e '.[test]'
+$(TEST_STAMP): pyproject.toml requirements.lock | $(VENV)/bin/python
+	$(BIN)/python -m pip install -q -c requirements.lock -e '.[test]'
 	@touch $(RUN_STAMP) $(TEST_STAMP)
 
 run: $(RUN_STAMP)
@@ -47,6 +49,15 @@ test: $(TEST_STAMP)
 # Redis; see docs/operations.md. scripts/prod.sh start|stop|status runs it in the background.
 prod: $(RUN_STAMP)
 	bash scripts/prod.sh run
+
+# The lockfile from a fresh test install of pyproject.toml's ranges (the newest versions
+# they allow), in a throwaway venv; run the suite on it before committing it.
+lock:
+	rm -rf $(VENV)-lock && $(PYTHON) -m venv $(VENV)-lock
+	$(VENV)-lock/bin/python -m pip install -q --upgrade pip
+	$(VENV)-lock/bin/python -m pip install -q -e '.[test]'
+	{ sed -n '1,3p' requirements.lock; $(VENV)-lock/bin/python -m pip freeze --exclude-editable | sort -f; } > requirements.lock.new
+	mv requirements.lock.new requirements.lock && rm -rf $(VENV)-lock
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .

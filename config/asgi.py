@@ -12,7 +12,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from config import daphne_guard  # noqa: E402
+from config import daphne_guard, daphne_shutdown  # noqa: E402
 from config.bot_sockets import BotSocketMiddleware  # noqa: E402
 from config.origin import SameOriginMiddleware  # noqa: E402
 from games.realtime.outages import OutageMiddleware  # noqa: E402
@@ -32,6 +32,8 @@ sockets += no_such_socket  # last: any other path is closed with 4404, not a tra
 # Daphne cuts off a socket flooding it with frames where it reads them (a no-op when
 # something else serves the application).
 daphne_guard.install()
+# Told to stop, Daphne tells its sockets to reconnect elsewhere and exits in bounded time.
+daphne_shutdown.install()
 
 application = ProtocolTypeRouter(
     {

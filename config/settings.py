@@ -41,6 +41,17 @@ SECRET_KEY = (
     or (Path(_SECRET_KEY_FILE).read_text().strip() if _SECRET_KEY_FILE else "")
     or _DEV_SECRET_KEY
 )
+# Keys no longer used to sign but still accepted (sessions, guests' seats, signed links),
+# while a new SECRET_KEY takes over: SECRET_KEY_FALLBACKS (comma-separated) and the lines
+# of SECRET_KEY_FALLBACKS_FILE (scripts/prod.sh rotate-key; docs/operations.md, "Rotating
+# the secret key").
+_FALLBACKS_FILE = os.environ.get("SECRET_KEY_FALLBACKS_FILE")
+_FALLBACKS = os.environ.get("SECRET_KEY_FALLBACKS", "").split(",")
+if _FALLBACKS_FILE and Path(_FALLBACKS_FILE).exists():
+    _FALLBACKS += Path(_FALLBACKS_FILE).read_text().splitlines()
+SECRET_KEY_FALLBACKS = [
+    key for key in (raw.strip() for raw in _FALLBACKS) if key and key != SECRET_KEY
+]
 if not DEBUG and SECRET_KEY == _DEV_SECRET_KEY:
     raise ImproperlyConfigured("Set SECRET_KEY in the environment when DEBUG is off.")
 
@@ -266,6 +277,10 @@ SPECTATOR_COUNT_SECONDS = float(os.environ.get("SPECTATOR_COUNT_SECONDS", "1"))
 BROADCAST_TIMEOUT_SECONDS = float(os.environ.get("BROADCAST_TIMEOUT_SECONDS", "2"))
 # How often the sweep (one process at a time) looks for rooms whose computer turns,
 # takeovers or abandonment are due.
+# Told to stop, a Daphne process lets the work under way finish for at most this long,
+# and exits after EXIT_SECONDS whatever happens (config/daphne_shutdown.py).
+SHUTDOWN_SECONDS = float(os.environ.get("SHUTDOWN_SECONDS", "5"))
+EXIT_SECONDS = float(os.environ.get("EXIT_SECONDS", "15"))
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "5"))
 # Expired sessions are deleted this often (by the sweep of one process).
 SESSION_CLEAR_SECONDS = float(os.environ.get("SESSION_CLEAR_SECONDS", "3600"))

@@ -3,12 +3,26 @@
 # static files and balances HTTP and WebSockets over several Daphne processes, which share
 # PostgreSQL and the Redis channel layer. docs/operations.md describes every variable.
 #
-#   scripts/prod.sh [run]   foreground, logs to the terminal; Ctrl-C stops everything
-#   scripts/prod.sh start   background, logs in $PROD_DIR/log; returns once /healthz answers
-#   scripts/prod.sh stop    stop a server started by either
+#   scripts/prod.sh [run]   prepare, then serve in the foreground; Ctrl-C stops everything
+#   scripts/prod.sh start   prepare, then serve in the background (logs in $PROD_DIR/log);
+#                           returns once /healthz answers
+#   scripts/prod.sh prepare install, keys, certificate, database, static files; serve nothing
+#   scripts/prod.sh serve   serve in the foreground what `prepare` made (a service manager's
+#                           command: no apt, no migrate)
+#   scripts/prod.sh stop    stop a server started by any of these
 #   scripts/prod.sh status  each process and /healthz; exit 0 healthy, 1 unhealthy, 3 stopped
-#   scripts/prod.sh config [nginx|daphne]  print nginx.conf (as `start` writes it) or the
-#                           Daphne command lines, and start nothing
+#   scripts/prod.sh upgrade install from the lockfile, migrate, then restart the Daphne
+#                           processes one at a time (no request refused)
+#   scripts/prod.sh restart restart the Daphne processes one at a time
+#   scripts/prod.sh reload  nginx reads its configuration and certificate again
+#   scripts/prod.sh manage COMMAND...  a manage.py command on the production database
+#   scripts/prod.sh backup  a dump of the database in $PROD_DIR/backups (BACKUP_KEEP kept)
+#   scripts/prod.sh restore FILE       the database from a dump (the site stopped)
+#   scripts/prod.sh rotate-key | retire-keys   a new secret key, the old one still accepted;
+#                           then the old ones dropped
+#   scripts/prod.sh config [nginx|daphne|cron|logrotate|systemd]  print what `start` writes
+#                           or runs, or the lines to install; start nothing
+# docs/operations.md is the runbook for each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -17,6 +31,26 @@ PY="$ROOT/.venv/bin/python"
 PROD_DIR=$(mkdir -p "${PROD_DIR:-var/prod}" && cd "${PROD_DIR:-var/prod}" && pwd)
 RUN="$PROD_DIR/run"
 LOG="$PROD_DIR/log"
+
+# What an earlier `prepare` recorded (write_env) is read back: the environment still wins,
+# so a start needs no variable given again. ALLOWED_HOSTS follows SITE_HOST when that is
+# given anew.
+RECORDED=(SITE_HOST LISTEN_ADDRESS HTTPS_PORT HTTP_PORT WEB_PROCESSES DAPHNE_FIRST_PORT
+  DATABASE_URL REDIS_URL REDIS_PREFIX DB_POOL DB_POOL_SIZE ALLOWED_HOSTS TLS_CERT TLS_KEY
+  SECRET_KEY NGINX_USER DAPHNE_USER BACKUP_KEEP)
+read_recorded() {
+  local line name site_host_given=${SITE_HOST+x}
+  [ -r "$PROD_DIR/env" ] || return 0
+  while IFS= read -r line; do
+    [[ "$line" =~ ^export\ ([A-Z_]+)=(.*)$ ]] || continue
+    name=${BASH_REMATCH[1]}
+    [[ " ${RECORDED[*]} " == *" $name "* ]] || continue
+    [ -z "${!name+x}" ] || continue
+    [ "$name" = ALLOWED_HOSTS ] && [ -n "$site_host_given" ] && continue
+    eval "export $name=${BASH_REMATCH[2]}"  # written with printf %q: eval reads it back
+  done <"$PROD_DIR/env"
+}
+read_recorded
 
 SITE_HOST=${SITE_HOST:-127.0.0.1}
 LISTEN_ADDRESS=${LISTEN_ADDRESS:-0.0.0.0}
@@ -34,6 +68,12 @@ export ALLOWED_HOSTS=${ALLOWED_HOSTS:-$LOCAL_HOSTS}
 export DJANGO_SETTINGS_MODULE=config.settings DEBUG=0
 export STATIC_ROOT="$PROD_DIR/static"
 export SECRET_KEY_FILE="$PROD_DIR/secret_key"
+# Keys still accepted but no longer used to sign, one per line (rotate-key, retire-keys).
+export SECRET_KEY_FALLBACKS_FILE="$PROD_DIR/secret_key_fallbacks"
+ACME_ROOT="$PROD_DIR/acme"
+# nginx benches a Daphne process that refused a connection for this long (fail_timeout):
+# `roll` waits it out before stopping the next one.
+UPSTREAM_FAIL_SECONDS=2
 
 say() { echo "prod: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -78,9 +118,9 @@ supervisor_pid() {  # the pid of a running `run` (foreground or started), or not
 # -- preparing: packages, keys, certificate, database, static files, nginx.conf -------------
 
 prepare() {
-  [ -x "$PY" ] || make -s .venv/.installed-run
+  install_locked
   [[ "$WEB_PROCESSES" =~ ^[1-9][0-9]*$ ]] || die "WEB_PROCESSES must be a number, not $WEB_PROCESSES"
-  mkdir -p "$RUN" "$LOG" "$PROD_DIR/nginx/tmp" "$PROD_DIR/tls"
+  mkdir -p "$RUN" "$LOG" "$PROD_DIR/nginx/tmp" "$PROD_DIR/tls" "$ACME_ROOT"
 
   [ -x "$(nginx_bin)" ] || apt_install nginx
   command -v openssl >/dev/null || apt_install openssl
@@ -128,6 +168,18 @@ prepare() {
   echo "$URL" >"$PROD_DIR/url"
 }
 
+# The run install at the lockfile's versions (requirements.lock), done again only when the
+# lockfile or pyproject.toml changed: an upgrade that adds a dependency installs it.
+install_locked() {
+  local stamp="$ROOT/.venv/.installed-lock" sum
+  [ -x "$PY" ] || make -s .venv/bin/python
+  sum=$(cat "$ROOT/requirements.lock" "$ROOT/pyproject.toml" | sha256sum | cut -d' ' -f1)
+  [ "$(cat "$stamp" 2>/dev/null)" = "$sum" ] && return 0
+  say "installing the site's packages at the versions of requirements.lock"
+  "$PY" -m pip install -q -c "$ROOT/requirements.lock" -e "$ROOT"
+  echo "$sum" >"$stamp"
+}
+
 create_database() {  # CREATE DATABASE when the PostgreSQL server answers but lacks it
   "$PY" - <<'EOF'
 import os, dj_database_url, psycopg
@@ -154,10 +206,10 @@ write_env() {  # what the processes run with, for tools that want the same datab
     umask 077
     {
       echo "# Written by scripts/prod.sh: source it to use the production database and Redis."
-      for name in DJANGO_SETTINGS_MODULE DEBUG ALLOWED_HOSTS DATABASE_URL REDIS_URL STATIC_ROOT \
-        "${REDIS_PREFIX:+REDIS_PREFIX}" "${SECRET_KEY_FILE:+SECRET_KEY_FILE}" \
-        "${SECRET_KEY:+SECRET_KEY}"; do
-        [ -n "$name" ] || continue
+      echo "# The next start reads the settings back; the environment still wins."
+      for name in DJANGO_SETTINGS_MODULE DEBUG STATIC_ROOT SECRET_KEY_FILE \
+        SECRET_KEY_FALLBACKS_FILE "${RECORDED[@]}"; do
+        [ -n "${!name:-}" ] || continue
         printf 'export %s=%q\n' "$name" "${!name}"
       done
     } >"$PROD_DIR/env.new"
@@ -210,7 +262,7 @@ SOCKET_LIMITS='            limit_req zone=handshakes_per_address burst=60 nodela
 nginx_conf() {  # foreground | background: nginx.conf on stdout
   local mode=$1 upstreams="" i access error
   for i in $(seq 0 $((WEB_PROCESSES - 1))); do
-    upstreams+="    server 127.0.0.1:$((DAPHNE_FIRST_PORT + i));"$'\n'
+    upstreams+="    server 127.0.0.1:$((DAPHNE_FIRST_PORT + i)) max_fails=1 fail_timeout=${UPSTREAM_FAIL_SECONDS}s;"$'\n'
   done
   if [ "$mode" = foreground ]; then
     access=/dev/stdout error=stderr
@@ -234,12 +286,14 @@ http {
     default_type application/octet-stream;
     # Access lines name the path without its query string (a table socket's ?t= and a
     # private room page's carry the room's token), mask /join/<token>/, and leave the
-    # Referer out (a page's address carries the token too). The last field names the Daphne
-    # process that answered.
+    # Referer out (a page's address carries the token too). Then the whole time, and the
+    # Daphne processes tried with what each answered and how long each took (a process
+    # restarting shows as one refused, "502", before the one that answered).
     map \$uri \$logged_uri { "~^/join/" "/join/-/"; default \$uri; }
     log_format tokenless '\$remote_addr [\$time_local] "\$request_method \$logged_uri \$server_protocol" '
                          '\$status \$body_bytes_sent "\$http_user_agent" \$request_time '
-                         'upstream=\$upstream_addr';
+                         'upstream=\$upstream_addr upstream_status=\$upstream_status '
+                         'upstream_time=\$upstream_response_time';
     access_log $access tokenless;
     server_tokens off;
     sendfile on;
@@ -289,7 +343,15 @@ $upstreams    }
 
     server {
         listen $LISTEN_ADDRESS:$HTTP_PORT;
-        return 301 https://\$host$redirect_port\$request_uri;
+        # A certificate authority's HTTP-01 check (certbot --webroot -w $ACME_ROOT), then
+        # scripts/prod.sh reload; everything else goes to HTTPS.
+        location /.well-known/acme-challenge/ {
+            root $ACME_ROOT;
+            default_type text/plain;
+        }
+        location / {
+            return 301 https://\$host$redirect_port\$request_uri;
+        }
     }
 
     server {
@@ -326,15 +388,27 @@ $SOCKET_LIMITS
 $PROXY_SETTINGS
         }
 
-        # The table's sockets, by their room.
+        # The table's sockets, by their room. nginx's error lines quote the request, and a
+        # private room's socket carries its token in the query: errors here (a process
+        # that refused, restarting) show in the access line's upstream_status instead.
         location /ws/rooms/ {
+            error_log $error crit;
 $SOCKET_LIMITS
             proxy_pass http://daphne_rooms;
 $PROXY_SETTINGS
         }
 
+        # Pages. Errors as for the sockets (a private room's page carries its token too).
+        # HTML is compressed: Django masks the CSRF token anew in every response, which
+        # defeats BREACH's guessing of it.
         location / {
+            error_log $error crit;
 $REQUEST_LIMIT
+            gzip on;
+            gzip_proxied any;
+            gzip_vary on;
+            gzip_min_length 1024;
+            gzip_types application/json application/x-ndjson;  # and text/html, always
             proxy_pass http://daphne;
 $PROXY_SETTINGS
         }
@@ -345,27 +419,13 @@ EOF
 
 # -- serving: the supervisor -------------------------------------------------------------------
 
-CHILDREN=()
+# Slot 0 is nginx, slots 1 to WEB_PROCESSES the Daphne processes: their pids, when each
+# started (bash's SECONDS) and how often in a row each died young.
+PIDS=()
+STARTED=()
+FAILURES=()
 
-stop_children() {
-  trap - INT TERM
-  local pid
-  # nginx first (listed last), so no new request reaches a stopping Daphne.
-  for ((i = ${#CHILDREN[@]} - 1; i >= 0; i--)); do kill -TERM "${CHILDREN[$i]}" 2>/dev/null || true; done
-  for _ in $(seq 1 100); do
-    local alive=0
-    for pid in "${CHILDREN[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
-    [ "$alive" = 0 ] && break
-    sleep 0.1
-  done
-  for pid in "${CHILDREN[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
-  rm -f "$RUN/prod.pid" "$RUN/children"
-}
-
-children_alive() {
-  local pid
-  for pid in "${CHILDREN[@]}"; do kill -0 "$pid" 2>/dev/null || return 1; done
-}
+record_children() { echo "${PIDS[*]}" >"$RUN/children"; }
 
 daphne_command() {  # PORT: DAPHNE_COMMAND, one Daphne process's command line
   # --proxy-headers: the client's address and scheme from nginx's X-Forwarded-* headers.
@@ -375,49 +435,108 @@ daphne_command() {  # PORT: DAPHNE_COMMAND, one Daphne process's command line
     --access-log /dev/null config.asgi:application)
 }
 
+start_daphne() {  # SLOT MODE
+  local slot=$1 mode=$2
+  daphne_command $((DAPHNE_FIRST_PORT + slot - 1))
+  if [ "$mode" = foreground ]; then
+    "${DAPHNE_COMMAND[@]}" &
+  else
+    "${DAPHNE_COMMAND[@]}" >>"$LOG/daphne-$slot.log" 2>&1 &
+  fi
+  PIDS[slot]=$!
+  STARTED[slot]=$SECONDS
+  echo "$!" >"$RUN/daphne-$slot.pid"
+  record_children
+}
+
+start_nginx() {
+  "$(nginx_bin)" -p "$PROD_DIR/nginx" -c "$PROD_DIR/nginx/nginx.conf" -e "$LOG/nginx-error.log" \
+    -g "daemon off;" &
+  PIDS[0]=$!
+  STARTED[0]=$SECONDS
+  record_children
+}
+
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+children_alive() {
+  local pid
+  for pid in "${PIDS[@]}"; do kill -0 "$pid" 2>/dev/null || return 1; done
+}
+
+stop_children() {
+  trap - INT TERM
+  local pid alive
+  # nginx first, so that no new request reaches a stopping Daphne; then every Daphne, each
+  # finishing its work under way (config/daphne_shutdown.py: at most EXIT_SECONDS, 15).
+  [ -z "${PIDS[0]:-}" ] || kill -TERM "${PIDS[0]}" 2>/dev/null || true
+  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for _ in $(seq 1 200); do
+    alive=0
+    for pid in "${PIDS[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 0.1
+  done
+  for pid in "${PIDS[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  rm -f "$RUN/prod.pid" "$RUN/children" "$RUN"/daphne-*.pid "$RUN/mode"
+}
+
 serve() {  # foreground | background (output already redirected by `start`)
-  local mode=$1 i port
+  local mode=$1 slot
   echo $$ >"$RUN/prod.pid"
+  echo "$mode" >"$RUN/mode"
   trap 'say "stopping"; stop_children; exit 0' INT TERM
   ulimit -n "$(ulimit -Hn)" 2>/dev/null || true  # many sockets per process
-  for i in $(seq 1 "$WEB_PROCESSES"); do
-    port=$((DAPHNE_FIRST_PORT + i - 1))
-    daphne_command "$port"
-    local command=("${DAPHNE_COMMAND[@]}")
-    if [ "$mode" = foreground ]; then
-      "${command[@]}" &
-    else
-      "${command[@]}" >>"$LOG/daphne-$i.log" 2>&1 &
-    fi
-    CHILDREN+=($!)
-  done
-  echo "${CHILDREN[*]}" >"$RUN/children"
-  # nginx once every Daphne listens: an upstream refused early would be benched for 10 s.
-  for port in $(seq "$DAPHNE_FIRST_PORT" $((DAPHNE_FIRST_PORT + WEB_PROCESSES - 1))); do
-    until (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
+  for slot in $(seq 1 "$WEB_PROCESSES"); do start_daphne "$slot" "$mode"; done
+  # nginx once every Daphne listens: an upstream refused early would be benched a while.
+  for slot in $(seq 1 "$WEB_PROCESSES"); do
+    until listening $((DAPHNE_FIRST_PORT + slot - 1)); do
       children_alive || break 2
       sleep 0.2
     done
   done
-  "$(nginx_bin)" -p "$PROD_DIR/nginx" -c "$PROD_DIR/nginx/nginx.conf" -e "$LOG/nginx-error.log" \
-    -g "daemon off;" &
-  CHILDREN+=($!)
-  echo "${CHILDREN[*]}" >"$RUN/children"
+  start_nginx
   say "$WEB_PROCESSES Daphne processes on 127.0.0.1:$DAPHNE_FIRST_PORT.. behind nginx"
   for _ in $(seq 1 150); do  # the first healthy answer, up to 30 s
     if probe >/dev/null 2>&1; then
       say "serving $URL"
       break
     fi
-    children_alive || break
     sleep 0.2
   done
-  # Until a signal, or until any process exits: then stop the rest (a service manager
-  # such as systemd restarts the whole set; see docs/operations.md).
-  wait -n || true
-  say "a process exited on its own; stopping the others"
-  stop_children
-  exit 1
+  supervise "$mode"
+}
+
+# Until a signal: a process that exits is started again on its own, while the others
+# (and nginx, which passes its requests and sockets to them) go on serving. One that
+# fails within 10 s of its start, again and again, waits 1, 2, 4 ... up to 32 s first, so
+# that a broken release does not spin. A clean exit (`upgrade`, `restart`) waits for
+# nothing.
+supervise() {
+  local mode=$1 gone status slot name delay s
+  while true; do
+    gone=""
+    status=0
+    wait -n -p gone || status=$?
+    [ -n "$gone" ] || continue  # a signal: its trap has run
+    slot=""
+    for s in "${!PIDS[@]}"; do [ "${PIDS[s]}" = "$gone" ] && slot=$s; done
+    [ -n "$slot" ] || continue
+    if [ "$status" != 0 ] && ((SECONDS - STARTED[slot] < 10)); then
+      FAILURES[slot]=$((${FAILURES[slot]:-0} + 1))
+    else
+      FAILURES[slot]=0
+    fi
+    delay=0
+    ((FAILURES[slot] == 0)) || delay=$((1 << (FAILURES[slot] < 6 ? FAILURES[slot] - 1 : 5)))
+    if [ "$slot" = 0 ]; then name=nginx; else name="daphne-$slot"; fi
+    say "$name (pid $gone) exited with status $status; starting it again$( ((delay == 0)) || echo " in $delay s")"
+    if ((delay > 0)); then
+      sleep "$delay" &
+      wait $! || true  # a signal ends the wait, and its trap stops everything
+    fi
+    if [ "$slot" = 0 ]; then start_nginx; else start_daphne "$slot" "$mode"; fi
+  done
 }
 
 run() {
@@ -425,6 +544,15 @@ run() {
   prepare
   write_nginx_conf foreground
   say "Ctrl-C stops everything"
+  serve foreground
+}
+
+serve_prepared() {  # `serve`: what a service manager runs, each time it (re)starts the site
+  [ -z "$(supervisor_pid)" ] || die "already running (scripts/prod.sh stop first)"
+  [ -s "$STATIC_ROOT/staticfiles.json" ] && [ -r "$PROD_DIR/env" ] ||
+    die "nothing prepared in $PROD_DIR: run scripts/prod.sh prepare (or upgrade) first"
+  mkdir -p "$RUN" "$LOG"
+  configure_nginx foreground
   serve foreground
 }
 
@@ -457,11 +585,11 @@ stop() {
   pid=$(supervisor_pid)
   if [ -n "$pid" ]; then
     kill -TERM "$pid"
-    for _ in $(seq 1 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    for _ in $(seq 1 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   fi
   # Left behind only if the supervisor itself was killed.
   for pid in $(cat "$RUN/children" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
-  rm -f "$RUN/prod.pid" "$RUN/children"
+  rm -f "$RUN/prod.pid" "$RUN/children" "$RUN"/daphne-*.pid "$RUN/mode"
   say "stopped"
 }
 
@@ -480,7 +608,149 @@ status() {
   probe || return 1
 }
 
-config() {  # nginx | daphne: what `start` would run with, printed; nothing is started
+# -- changing a running site: upgrade, restart, reload ----------------------------------------
+
+running_or_die() { [ -n "$(supervisor_pid)" ] || die "not running (scripts/prod.sh start first)"; }
+
+# /healthz from one Daphne process directly, as nginx would ask it.
+daphne_healthy() {
+  "$PY" - "http://127.0.0.1:$1/healthz" "$SITE_HOST" >/dev/null 2>&1 <<'EOF'
+import sys, urllib.request
+headers = {"Host": sys.argv[2], "X-Forwarded-Proto": "https"}
+request = urllib.request.Request(sys.argv[1], headers=headers)
+sys.exit(0 if b'"status": "ok"' in urllib.request.urlopen(request, timeout=5).read() else 1)
+EOF
+}
+
+roll() {  # the Daphne processes one at a time, each serving again before the next stops
+  local slot old new port began count
+  count=$(find "$RUN" -name 'daphne-*.pid' | wc -l)
+  ((count >= 1)) || die "no Daphne process to restart"
+  ((count >= 2)) || say "one Daphne process: requests are refused while it restarts (WEB_PROCESSES=2 or more avoids it)"
+  for slot in $(seq 1 "$count"); do
+    old=$(cat "$RUN/daphne-$slot.pid")
+    port=$((DAPHNE_FIRST_PORT + slot - 1))
+    began=$SECONDS
+    kill -TERM "$old" 2>/dev/null || true
+    # The supervisor starts it again once it has exited (at most EXIT_SECONDS).
+    for _ in $(seq 1 450); do  # 90 s
+      new=$(cat "$RUN/daphne-$slot.pid" 2>/dev/null || true)
+      [ -n "$new" ] && [ "$new" != "$old" ] && daphne_healthy "$port" && break
+      sleep 0.2
+    done
+    [ -n "$new" ] && [ "$new" != "$old" ] && daphne_healthy "$port" ||
+      die "daphne-$slot did not come back within 90 s: see $LOG/daphne-$slot.log"
+    say "daphne-$slot restarted (pid $old -> $new) in $((SECONDS - began)) s"
+    ((slot == count)) || sleep $((UPSTREAM_FAIL_SECONDS + 1))
+  done
+}
+
+configure_nginx() {  # MODE: nginx.conf written and checked
+  tls_paths
+  nginx_user
+  write_nginx_conf "$1"
+  "$(nginx_bin)" -t -q -p "$PROD_DIR/nginx" -c "$PROD_DIR/nginx/nginx.conf" -e "$LOG/nginx-error.log" ||
+    die "nginx refuses $PROD_DIR/nginx/nginx.conf"
+}
+
+reload() {  # nginx reads its configuration (and a renewed certificate) again; no socket drops
+  running_or_die
+  configure_nginx "$(cat "$RUN/mode")"
+  kill -HUP "$(cat "$RUN/nginx.pid")"
+  say "nginx reloaded"
+}
+
+upgrade() {
+  running_or_die
+  install_locked
+  # Migrations run while the old code still serves: they must only add (docs/operations.md,
+  # "Writing migrations for a rolling upgrade").
+  "$PY" manage.py migrate --noinput -v 0
+  "$PY" manage.py collectstatic --noinput -v 0
+  "$PY" manage.py check --deploy
+  write_env
+  reload
+  roll
+  say "upgraded"
+}
+
+# -- housekeeping: manage.py, backups, keys ---------------------------------------------------
+
+prepared_or_die() {
+  [ -r "$PROD_DIR/env" ] || die "nothing prepared in $PROD_DIR: run scripts/prod.sh prepare first"
+}
+
+postgres_or_die() {
+  case "$DATABASE_URL" in
+    postgres://* | postgresql://*) ;;
+    *) die "backups here are of PostgreSQL; DATABASE_URL is not" ;;
+  esac
+}
+
+backup() {  # a custom-format dump only its owner may read; the newest BACKUP_KEEP are kept
+  prepared_or_die
+  postgres_or_die
+  local dir="$PROD_DIR/backups" file keep=${BACKUP_KEEP:-14}
+  [[ "$keep" =~ ^[1-9][0-9]*$ ]] || die "BACKUP_KEEP must be a number, not $keep"
+  (umask 077 && mkdir -p "$dir")
+  chmod 700 "$dir"
+  file="$dir/oldmaid-$(date -u +%Y%m%dT%H%M%S%3NZ).dump"
+  if ! (umask 077 && pg_dump --format=custom --file="$file.partial" --dbname="$DATABASE_URL"); then
+    rm -f "$file.partial"
+    die "pg_dump failed"
+  fi
+  mv -f "$file.partial" "$file"
+  find "$dir" -maxdepth 1 -name 'oldmaid-*.dump' | sort -r | tail -n +$((keep + 1)) | xargs -r rm -f
+  say "backed up to $file ($(du -h "$file" | cut -f1))"
+}
+
+restore() {  # FILE: the database as the dump has it
+  local file=${1:-}
+  [ -n "$file" ] && [ -r "$file" ] || die "usage: scripts/prod.sh restore FILE (a dump of scripts/prod.sh backup)"
+  prepared_or_die
+  postgres_or_die
+  [ -z "$(supervisor_pid)" ] ||
+    die "stop the site first (scripts/prod.sh stop): a restore under live games rolls rooms back behind their open sockets"
+  pg_restore --clean --if-exists --no-owner --single-transaction --exit-on-error \
+    --dbname="$DATABASE_URL" "$file" || die "pg_restore failed; the database is as it was"
+  say "restored $file: start the site, and every page reconnects to the restored rooms"
+}
+
+secret_file() {  # FILE < content: written whole, only its owner may read it
+  (umask 077 && cat >"$1.new" && chmod 600 "$1.new" && mv -f "$1.new" "$1")
+}
+
+new_key() { "$PY" -c 'import secrets; print(secrets.token_urlsafe(50))'; }
+
+# Two rolling restarts, so that no process ever meets a key it does not know: first every
+# process accepts the new key, then every process signs with it and still accepts the old.
+rotate_key() {
+  [ -z "${SECRET_KEY:-}" ] || die "SECRET_KEY is given in the environment: rotate it there (docs/operations.md)"
+  prepared_or_die
+  local old new running
+  old=$(cat "$SECRET_KEY_FILE")
+  new=$(new_key)
+  running=$(supervisor_pid)
+  { echo "$new"; cat "$SECRET_KEY_FALLBACKS_FILE" 2>/dev/null || true; } | secret_file "$SECRET_KEY_FALLBACKS_FILE"
+  [ -z "$running" ] || roll
+  { echo "$old"; grep -vxF "$new" "$SECRET_KEY_FALLBACKS_FILE" || true; } | secret_file "$SECRET_KEY_FALLBACKS_FILE"
+  echo "$new" | secret_file "$SECRET_KEY_FILE"
+  [ -z "$running" ] || roll
+  say "a new secret key signs; the old ones are still accepted until scripts/prod.sh retire-keys"
+}
+
+retire_keys() {
+  prepared_or_die
+  : | secret_file "$SECRET_KEY_FALLBACKS_FILE"
+  [ -z "$(supervisor_pid)" ] || roll
+  say "only the current secret key is accepted now"
+}
+
+# -- printed for the operator -------------------------------------------------------------------
+
+config() {  # what `start` would write or run, or lines to install; nothing is started
+  local script
+  script=$(printf '%q' "$ROOT/scripts/prod.sh")
   case "$1" in
     nginx)
       tls_paths
@@ -495,16 +765,89 @@ config() {  # nginx | daphne: what `start` would run with, printed; nothing is s
         echo
       done
       ;;
-    *) die "usage: scripts/prod.sh config [nginx|daphne]" ;;
+    cron)
+      local prefix=""
+      [ "$PROD_DIR" = "$ROOT/var/prod" ] || prefix="PROD_DIR=$(printf '%q' "$PROD_DIR") "
+      cat <<EOF
+# /etc/cron.d/oldmaid, from scripts/prod.sh config cron (docs/operations.md, "Scheduled
+# maintenance"). Each line reads $PROD_DIR/env, so it acts on the production database.
+SHELL=/bin/bash
+17 3 * * * $(id -un) ${prefix}$script manage purge_telemetry
+27 3 * * * $(id -un) ${prefix}$script manage clearsessions
+37 3 * * * $(id -un) ${prefix}$script backup
+EOF
+      ;;
+    logrotate)
+      cat <<EOF
+# /etc/logrotate.d/oldmaid, from scripts/prod.sh config logrotate: daily, 14 kept,
+# compressed. nginx reopens its logs; the Daphne logs are copied and truncated in place.
+$LOG/nginx-access.log $LOG/nginx-error.log {
+    daily
+    rotate 14
+    missingok
+    notifempty
+    compress
+    delaycompress
+    sharedscripts
+    postrotate
+        [ ! -s $RUN/nginx.pid ] || kill -USR1 "\$(cat $RUN/nginx.pid)"
+    endscript
+}
+$LOG/daphne-*.log $LOG/prod.log {
+    daily
+    rotate 14
+    missingok
+    notifempty
+    compress
+    delaycompress
+    copytruncate
+}
+EOF
+      ;;
+    systemd)
+      cat <<EOF
+# /etc/systemd/system/oldmaid.service, from scripts/prod.sh config systemd. Run
+# scripts/prod.sh prepare once first, and upgrade for each release: the service only serves.
+[Unit]
+Description=Old Maid (nginx and Daphne)
+After=network-online.target postgresql.service redis-server.service
+Wants=network-online.target
+
+[Service]
+ExecStart=$script serve
+ExecReload=$script reload
+Environment=PROD_DIR=$(printf '%q' "$PROD_DIR")
+KillMode=mixed
+TimeoutStopSec=30
+Restart=always
+RestartSec=2
+
+[Install]
+WantedBy=multi-user.target
+EOF
+      ;;
+    *) die "usage: scripts/prod.sh config [nginx|daphne|cron|logrotate|systemd]" ;;
   esac
 }
 
-case "${1:-run}" in
+command=${1:-run}
+[ $# = 0 ] || shift
+case "$command" in
   run) run ;;
   start) start ;;
+  prepare) prepare && say "prepared $PROD_DIR" ;;
+  serve) serve_prepared ;;
   stop) stop ;;
   status) status ;;
+  upgrade) upgrade ;;
+  restart) running_or_die && roll ;;
+  reload) reload ;;
+  manage) prepared_or_die && exec "$PY" manage.py "$@" ;;
+  backup) backup ;;
+  restore) restore "$@" ;;
+  rotate-key) rotate_key ;;
+  retire-keys) retire_keys ;;
   _serve) serve background ;;
-  config) config "${2:-nginx}" ;;
-  *) die "usage: scripts/prod.sh [run|start|stop|status|config [nginx|daphne]]" ;;
+  config) config "${1:-nginx}" ;;
+  *) die "usage: scripts/prod.sh [run|start|prepare|serve|stop|status|upgrade|restart|reload|manage|backup|restore|rotate-key|retire-keys|config]" ;;
 esac

@@ -61,12 +61,20 @@ class Server:
     the site's, on the test worker's channel-layer prefix."""
 
     def __init__(
-        self, tmp_path: Path, name: str, port: int | None = None, static=False, env=None, args=()
+        self,
+        tmp_path: Path,
+        name: str,
+        port: int | None = None,
+        static=False,
+        env=None,
+        args=(),
+        application="config.asgi:application",
     ):
         self.port = port or free_port()
         self.static = static
         self.env = env or {}
         self.args = list(args)  # more Daphne options, e.g. --proxy-headers
+        self.application = application
         self.log_path = tmp_path / f"{name}.log"
         self.proc: subprocess.Popen | None = None
 
@@ -87,7 +95,7 @@ class Server:
             command = [str(ROOT / "manage.py"), "runserver", "--noreload", f"127.0.0.1:{self.port}"]
         else:
             command = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), *self.args]
-            command.append("config.asgi:application")
+            command.append(self.application)
         self.proc = subprocess.Popen(
             [sys.executable, *command],
             cwd=ROOT,
@@ -147,9 +155,14 @@ def servers(transactional_db, tmp_path):
     started: list[Server] = []
 
     def start(
-        name: str, port: int | None = None, static: bool = False, env=None, args=()
+        name: str,
+        port: int | None = None,
+        static: bool = False,
+        env=None,
+        args=(),
+        application="config.asgi:application",
     ) -> Server:
-        server = Server(tmp_path, name, port, static, env, args).start()
+        server = Server(tmp_path, name, port, static, env, args, application).start()
         started.append(server)
         return server
 

@@ -48,7 +48,12 @@ def _group_send(group: str, message: dict) -> None:
         return
     loop = _server_loop()
     if loop is not None:
-        loop.call_soon_threadsafe(_hand_over, layer, group, message)
+        if loop.is_running() and not loop.is_closed():
+            loop.call_soon_threadsafe(_hand_over, layer, group, message)
+        else:
+            # The server is stopping (config/daphne_shutdown.py): waiting on its loop
+            # would wait for ever, and hold the process's exit up with it.
+            log.info("dropped a broadcast to %s: the server is stopping", group)
         return
     try:
         async_to_sync(layer.group_send)(group, message)
@@ -57,12 +62,12 @@ def _group_send(group: str, message: dict) -> None:
 
 
 def _server_loop() -> asyncio.AbstractEventLoop | None:
-    """The running event loop whose worker thread this is (asgiref records it)."""
+    """The event loop whose worker thread this is (asgiref records it), running or not."""
     local = SyncToAsync.threadlocal
     loop = getattr(local, "main_event_loop", None)
     if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid():
         return None
-    return loop if loop.is_running() and not loop.is_closed() else None
+    return loop
 
 
 def _hand_over(layer, group: str, message: dict) -> None:
@@ -146,7 +151,8 @@ def spectators_changed(room_id: int) -> None:
     if loop is None:  # no server here (a command, a test calling services directly)
         _send_count(room_id)
         return
-    loop.call_soon_threadsafe(_count_soon, room_id)
+    if loop.is_running() and not loop.is_closed():  # else the server is stopping
+        loop.call_soon_threadsafe(_count_soon, room_id)
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

@@ -57,6 +57,11 @@ function connect() {
     const message = JSON.parse(e.data);
     if (message.type === "lobby") render(message.rooms);
   };
-  socket.onclose = () => { setTimeout(connect, delay); delay = Math.min(delay * 2, 10000); };
+  socket.onclose = (e) => {
+    // The server is restarting (4012, docs/protocol.md): reconnect now, no back-off.
+    if (e.code === 4012) { setTimeout(connect, Math.random() * 250); return; }
+    setTimeout(connect, delay);
+    delay = Math.min(delay * 2, 10000);
+  };
 }
 connect();

@@ -117,6 +117,7 @@ function syncRemoveButton(item, seat, state) {
   item.append(added);
 }
 
+const RESTARTING = 4012; // docs/protocol.md, close codes
 let delay = 500;
 let reconnects = 0;
 function connect() {
@@ -142,6 +143,12 @@ function connect() {
       return;
     }
     reconnects++;
+    // The server is restarting (4012): another process takes the socket now, so no
+    // back-off; a moment's spread keeps a whole server's sockets from arriving at once.
+    if (e.code === RESTARTING) {
+      setTimeout(connect, Math.random() * 250);
+      return;
+    }
     if (reconnects === 5) {
       document.dispatchEvent(new CustomEvent("table-connection", { detail: { ok: false, reconnects } }));
     }

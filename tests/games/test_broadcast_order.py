@@ -45,3 +45,39 @@ async def test_broadcasts_leave_in_the_order_they_were_handed_over(monkeypatch, 
     layer.release.set()
     await asyncio.wait_for(layer.all_sent.wait(), 30)
     assert layer.sent == [1, 2, 3, 4, 5]
+
+
+def test_a_broadcast_from_a_worker_thread_of_a_stopped_server_is_dropped_at_once(
+    monkeypatch, caplog
+):
+    """The server's loop has stopped (config/daphne_shutdown.py): the thread neither hands
+    the broadcast to that loop nor waits on it, nor sends it some other way."""
+    import os
+    import threading
+
+    from asgiref.sync import SyncToAsync
+
+    sent = []
+
+    class Layer:
+        async def group_send(self, group, message):
+            sent.append(group)
+
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: Layer())
+    stopped = asyncio.new_event_loop()
+    returned = threading.Event()
+
+    def worker():  # as asgiref's worker thread of that loop
+        SyncToAsync.threadlocal.main_event_loop = stopped
+        SyncToAsync.threadlocal.main_event_loop_pid = os.getpid()
+        broadcast.room_changed(7, {"version": 1})
+        broadcast.spectators_changed(7)
+        returned.set()
+
+    thread = threading.Thread(target=worker, daemon=True)
+    with caplog.at_level("INFO", logger="games.realtime.broadcast"):
+        thread.start()
+        assert returned.wait(timeout=30), "the worker thread waited on a stopped loop"
+    stopped.close()
+    assert sent == []
+    assert "dropped a broadcast to room.7: the server is stopping" in caplog.text

@@ -35,16 +35,18 @@ def test_client_examples_are_accepted_and_cover_every_action():
 
 def test_close_code_table_lists_exactly_the_codes_the_server_closes_with():
     """Each code is sent as written by a real Daphne in tests/system/test_socket_limits.py
-    (4401 and 4403 for token sockets too) and test_faults.py (4503)."""
+    (4401 and 4403 for token sockets too), test_faults.py (4503) and test_shutdown.py
+    (4012)."""
     from config.bot_sockets import BAD_TOKEN
+    from config.daphne_shutdown import RESTARTING
     from config.origin import REFUSED
     from games.realtime.consumers import NO_SUCH_ROOM, NOT_ALLOWED, TOO_MANY
     from games.realtime.outages import UNAVAILABLE
 
     table = DOC.split("| close code | meaning |", 1)[1].split("\n\n", 1)[0]
     documented = {int(code) for code in re.findall(r"^\| (\d{4}) \|", table, re.M)}
-    sent = {NO_SUCH_ROOM, NOT_ALLOWED, REFUSED, BAD_TOKEN, UNAVAILABLE, TOO_MANY}
-    assert documented == sent == {4401, 4403, 4404, 4429, 4503}
+    sent = {NO_SUCH_ROOM, NOT_ALLOWED, REFUSED, BAD_TOKEN, UNAVAILABLE, TOO_MANY, RESTARTING}
+    assert documented == sent == {4012, 4401, 4403, 4404, 4429, 4503}
 
 
 def test_error_table_lists_exactly_the_server_codes():

@@ -7,6 +7,7 @@ import json
 from websockets.asyncio.client import connect
 
 from tests.support import needs_services, ply  # noqa: F401 - re-exported
+from tests.system.prod_site import prod  # noqa: F401 - the fixture
 
 
 class Client:

@@ -2,13 +2,9 @@
 /healthz through nginx over HTTPS, then `stop`."""
 
 import asyncio
-import getpass
+import gzip
 import json
-import os
 import re
-import shutil
-import ssl
-import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -19,70 +15,10 @@ from websockets.asyncio.client import connect
 
 from games.realtime import streams
 from games.services import bots
-from tests.support import ROOT, database_url_for_tests, free_ports, needs_services
+from tests.support import needs_services
+from tests.system.prod_site import UNVERIFIED, can_have_nginx, fetch
 
-can_have_nginx = pytest.mark.skipif(
-    not (shutil.which("nginx") or os.path.exists("/usr/sbin/nginx") or os.geteuid() == 0),
-    reason="needs nginx, or root to install it (CI runs as root)",
-)
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services, can_have_nginx]
-
-SCRIPT = str(ROOT / "scripts" / "prod.sh")
-UNVERIFIED = ssl._create_unverified_context()  # the self-signed certificate of the run
-
-
-def fetch(url: str, data: bytes | None = None, headers=None) -> tuple[int, dict, bytes]:
-    class NoRedirect(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *args, **kwargs):
-            return None
-
-    opener = urllib.request.build_opener(
-        NoRedirect, urllib.request.HTTPSHandler(context=UNVERIFIED)
-    )
-    request = urllib.request.Request(url, data=data, headers=headers or {})
-    try:
-        with opener.open(request, timeout=60) as response:
-            return response.status, dict(response.headers), response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
-
-
-@pytest.fixture
-def prod(tmp_path):
-    """The production server on ports of its own, with its state in tmp_path and the test
-    database (so it is flushed like any other)."""
-    https, http, first, _second = free_ports(4)
-    env = {
-        **os.environ,
-        "PROD_DIR": str(tmp_path / "prod"),
-        "HTTPS_PORT": str(https),
-        "HTTP_PORT": str(http),
-        "LISTEN_ADDRESS": "127.0.0.1",
-        "DAPHNE_FIRST_PORT": str(first),  # and first + 1
-        "WEB_PROCESSES": "2",
-        "DATABASE_URL": database_url_for_tests(),
-        # Root's nginx workers drop to www-data by default, which cannot enter pytest's
-        # private tmp_path; run them as ourselves.
-        "NGINX_USER": getpass.getuser(),
-    }
-
-    def script(command: str, timeout: float) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            ["bash", SCRIPT, command],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
-
-    # Long enough for apt-get to install nginx on a fresh CI machine.
-    started = script("start", 300)
-    try:
-        assert started.returncode == 0, started.stdout + started.stderr
-        yield tmp_path / "prod", https, http, script
-    finally:
-        stopped = script("stop", 60)
-        assert stopped.returncode == 0, stopped.stderr
 
 
 def test_start_serve_through_nginx_and_stop(prod):
@@ -109,6 +45,17 @@ def test_start_serve_through_nginx_and_stop(prod):
 
     status, headers, _ = fetch(f"http://127.0.0.1:{http}/rules/")
     assert status == 301 and headers["Location"] == f"{base}/rules/"
+
+    # Pages are compressed for a browser that takes gzip.
+    status, headers, body = fetch(f"{base}/rules/", headers={"Accept-Encoding": "gzip"})
+    assert status == 200 and headers.get("Content-Encoding") == "gzip"
+    assert b"</html>" in gzip.decompress(body)
+    # A certificate authority's HTTP-01 check is answered over plain HTTP, not redirected.
+    challenges = prod_dir / "acme" / ".well-known" / "acme-challenge"
+    challenges.mkdir(parents=True)
+    (challenges / "probe-token").write_text("proof")
+    status, _, body = fetch(f"http://127.0.0.1:{http}/.well-known/acme-challenge/probe-token")
+    assert (status, body) == (200, b"proof")
 
     async def lobby_socket():
         async with connect(
@@ -182,7 +129,7 @@ def test_a_rooms_table_sockets_meet_in_one_process_through_nginx(prod):
     assert script("stop", 60).returncode == 0  # every line written
     served: dict[str, set[str]] = {}
     for line in (prod_dir / "log" / "nginx-access.log").read_text().splitlines():
-        found = re.search(r"GET /ws/rooms/(\w+)/ .* upstream=(\S+)$", line)
+        found = re.search(r"GET /ws/rooms/(\w+)/ .* upstream=(\S+) upstream_status=", line)
         if found:
             served.setdefault(found[1], set()).add(found[2])
     assert sorted(served) == codes

@@ -18,6 +18,9 @@ import urllib.request
 
 import websockets
 
+#: The server is restarting: reconnect now (docs/protocol.md, close codes).
+RESTARTING = 4012
+
 
 class Bot:
     def __init__(self, server: str, token: str, *, insecure: bool = False, seed=None):
@@ -78,13 +81,19 @@ class Bot:
         if game["socket"].startswith("wss:"):
             options["ssl"] = self.tls
         try:
-            for attempt in range(5):
+            attempt = 0
+            while attempt < 5:
                 try:
                     if await self.play_once(game["socket"], options):
                         return
-                except (OSError, websockets.ConnectionClosedError) as error:
+                except websockets.ConnectionClosedError as error:
+                    if error.rcvd is not None and error.rcvd.code == RESTARTING:
+                        continue  # the server is restarting: another process takes us now
+                    print("connection lost:", error)
+                except OSError as error:
                     print("connection lost:", error)
                 await asyncio.sleep(2**attempt)
+                attempt += 1
         finally:
             self.playing.discard(game["room"])
 

@@ -1,0 +1,109 @@
+"""`scripts/prod.sh` run as an operator would, on ports and a PROD_DIR of its own and the
+test database: the ``prod`` fixture (registered in conftest.py) and ways to talk to it."""
+
+import getpass
+import os
+import shutil
+import ssl
+import subprocess
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.support import ROOT, database_url_for_tests, free_ports
+
+can_have_nginx = pytest.mark.skipif(
+    not (shutil.which("nginx") or os.path.exists("/usr/sbin/nginx") or os.geteuid() == 0),
+    reason="needs nginx, or root to install it (CI runs as root)",
+)
+
+SCRIPT = str(ROOT / "scripts" / "prod.sh")
+UNVERIFIED = ssl._create_unverified_context()  # the self-signed certificate of the run
+
+
+def fetch(url: str, data: bytes | None = None, headers=None) -> tuple[int, dict, bytes]:
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    opener = urllib.request.build_opener(
+        NoRedirect, urllib.request.HTTPSHandler(context=UNVERIFIED)
+    )
+    request = urllib.request.Request(url, data=data, headers=headers or {})
+    try:
+        with opener.open(request, timeout=60) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+@dataclass
+class Site:
+    dir: Path
+    https: int
+    http: int
+    first_port: int
+    env: dict
+
+    @property
+    def base(self) -> str:
+        return f"https://127.0.0.1:{self.https}"
+
+    def script(self, command: str, *args: str, timeout: float = 120, env=None):
+        return subprocess.run(
+            ["bash", SCRIPT, command, *args],
+            env={**self.env, **(env or {})},
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+
+    def pid(self, slot: int) -> int:
+        """The Daphne process of a slot (1, 2, ...), as the supervisor records it."""
+        return int((self.dir / "run" / f"daphne-{slot}.pid").read_text())
+
+    # The old fixture's tuple: (dir, https, http, script).
+    def __iter__(self):
+        yield self.dir
+        yield self.https
+        yield self.http
+        yield lambda command, timeout: self.script(command, timeout=timeout)
+
+
+@pytest.fixture
+def prod(request, tmp_path):
+    """The production server, two Daphne processes, started (`start`) and stopped at the
+    end; a ``prod_env`` marker adds variables (``@pytest.mark.prod_env(NAME="value")``)."""
+    https, http, first, _second = free_ports(4)
+    marker = request.node.get_closest_marker("prod_env")
+    site = Site(
+        tmp_path / "prod",
+        https,
+        http,
+        first,
+        {
+            **os.environ,
+            "PROD_DIR": str(tmp_path / "prod"),
+            "HTTPS_PORT": str(https),
+            "HTTP_PORT": str(http),
+            "LISTEN_ADDRESS": "127.0.0.1",
+            "DAPHNE_FIRST_PORT": str(first),  # and first + 1
+            "WEB_PROCESSES": "2",
+            "DATABASE_URL": database_url_for_tests(),
+            # Root's nginx workers drop to www-data by default, which cannot enter
+            # pytest's private tmp_path; run them as ourselves.
+            "NGINX_USER": getpass.getuser(),
+            **(marker.kwargs if marker else {}),
+        },
+    )
+    # Long enough for apt-get to install nginx on a fresh CI machine.
+    started = site.script("start", timeout=300)
+    try:
+        assert started.returncode == 0, started.stdout + started.stderr
+        yield site
+    finally:
+        stopped = site.script("stop", timeout=60)
+        assert stopped.returncode == 0, stopped.stderr

@@ -1,0 +1,266 @@
+"""A running site's lifecycle through `scripts/prod.sh`, with games in play through nginx:
+a rolling upgrade, a process killed and started again, scheduled maintenance, backups and
+a restore, the secret key rotated (docs/operations.md)."""
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+
+import pytest
+from django.test import override_settings
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+from config.daphne_shutdown import RESTARTING
+from tests.support import needs_services, ply
+from tests.system.private import room_record, setup_room
+from tests.system.prod_site import SCRIPT, UNVERIFIED, can_have_nginx, fetch
+
+pytestmark = [pytest.mark.django_db(transaction=True), needs_services, can_have_nginx]
+
+# A match of five rounds lasts about a minute at this pace: play goes on past the upgrade.
+PACED = pytest.mark.prod_env(COMPUTER_DELAY_SECONDS="0.3", SEAT_GRACE_SECONDS="60")
+#: How long a page's player thinks before drawing.
+THINKING_SECONDS = 0.2
+
+
+def site_room(prod, seats=4, humans=2, rounds=5) -> dict:
+    """A started room whose players' sessions the site's own key signed."""
+    with override_settings(SECRET_KEY=(prod.dir / "secret_key").read_text().strip()):
+        return setup_room(seats, humans, rounds)
+
+
+class Page:
+    """A table page through nginx that plays its seat and reconnects as room.js does: at
+    once after 4012, otherwise after 0.5 s, doubling."""
+
+    def __init__(self, prod, code: str, session_key: str):
+        self.url = f"wss://127.0.0.1:{prod.https}/ws/rooms/{code}/"
+        self.origin = prod.base
+        self.cookie = f"sessionid={session_key}"
+        self.close_codes: list[int | None] = []
+        self.refused: list[str] = []  # connection attempts that failed
+        self.gaps: list[float] = []  # from a close to the next state, in seconds
+        self.draws: dict[tuple, tuple] = {}  # (match, round, number) -> (drawer, position)
+        self.state: dict | None = None
+
+    async def run(self, done: asyncio.Event) -> None:
+        loop = asyncio.get_running_loop()
+        closed_at, delay = None, 0.5
+        while not done.is_set():
+            try:
+                ws = await connect(
+                    self.url,
+                    ssl=UNVERIFIED,
+                    origin=self.origin,
+                    additional_headers={"Cookie": self.cookie},
+                    open_timeout=30,
+                    close_timeout=1,
+                )
+            except (OSError, InvalidHandshake, TimeoutError) as error:
+                self.refused.append(repr(error))
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10)
+                continue
+            delay = 0.5
+            try:
+                await self._play(ws, done, closed_at)
+                await ws.close()
+                return
+            except ConnectionClosed:
+                closed_at = loop.time()
+                self.close_codes.append(ws.close_code)
+                if ws.close_code != RESTARTING:
+                    await asyncio.sleep(delay)
+
+    async def _play(self, ws, done: asyncio.Event, closed_at: float | None) -> None:
+        loop = asyncio.get_running_loop()
+        acted_on = -1
+        while not done.is_set():
+            try:
+                frame = await asyncio.wait_for(ws.recv(), 0.2)
+            except TimeoutError:
+                continue
+            state = json.loads(frame)
+            if state["type"] != "state":
+                continue
+            if closed_at is not None:
+                self.gaps.append(loop.time() - closed_at)
+                closed_at = None
+            self.state = state
+            event = state["event"]
+            if event and event.get("kind") == "draw":
+                key = (state["match"]["number"], state["round"]["number"], event["number"])
+                self.draws[key] = (event["drawer"], event["position"])
+            if state["match"]["over"] or state["version"] == acted_on:
+                continue
+            if state["round"]["over"] and 0 in state["you"]:
+                acted_on = state["version"]
+                await ws.send(json.dumps({"type": "next_round", **ply(state, "next_round")}))
+            elif state["acting"] is not None and not state["round"]["over"]:
+                acted_on = state["version"]
+                await asyncio.sleep(THINKING_SECONDS)
+                await ws.send(json.dumps({"type": "draw", **ply(state, "draw"), "position": 0}))
+
+
+def played_on(pages, before: int):
+    """Five more draws seen by every page (or the match is over)."""
+    return lambda: (
+        min(len(p.draws) for p in pages) >= before + 5
+        or any(p.state["match"]["over"] for p in pages)
+    )
+
+
+class Requests:
+    """Pages asked for through nginx until stopped, four a second (within nginx's limit
+    per address, docs/operations.md, "Limits"): what failed."""
+
+    def __init__(self, prod):
+        self.urls = [f"{prod.base}/healthz", f"{prod.base}/rules/"]
+        self.failures: list[str] = []
+        self.answered = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            for url in self.urls:
+                try:
+                    status, _, _ = fetch(url)
+                except OSError as error:
+                    self.failures.append(f"{url}: {error!r}")
+                    continue
+                self.answered += 1
+                if status != 200:
+                    self.failures.append(f"{url}: {status}")
+                self._stop.wait(0.25)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join(timeout=120)
+
+
+def draws_stored(room_id: int) -> dict[tuple, tuple]:
+    record = room_record(room_id)
+    return {
+        (r["match"], r["round"], number): (drawer, position)
+        for r in record["rounds"]
+        for number, drawer, _giver, position, _card in r["draws"]
+    }
+
+
+async def until(predicate, timeout: float = 120) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout  # a bound for a failure
+    while not predicate():
+        assert loop.time() < deadline, "the condition never came"
+        await asyncio.sleep(0.05)
+
+
+@PACED
+def test_a_rolling_upgrade_with_games_in_play_refuses_nothing_and_loses_no_draw(prod):
+    room = site_room(prod)
+    pages = [Page(prod, room["code"], key) for key in room["sessions"]]
+
+    async def scenario():
+        done = asyncio.Event()
+        playing = [asyncio.create_task(page.run(done)) for page in pages]
+        await until(lambda: all(p.state and p.state["round"]["draws"] >= 5 for p in pages))
+        with Requests(prod) as requests:
+            upgrade = await asyncio.to_thread(prod.script, "upgrade", timeout=300)
+            before = max(len(p.draws) for p in pages)
+            # Play goes on after the upgrade, on the new processes.
+            await until(played_on(pages, before))
+        done.set()
+        await asyncio.wait_for(asyncio.gather(*playing), 60)
+        return upgrade, requests
+
+    started = time.monotonic()
+    upgrade, requests = asyncio.run(scenario())
+    assert upgrade.returncode == 0, upgrade.stdout + upgrade.stderr
+    assert "daphne-1 restarted" in upgrade.stderr and "daphne-2 restarted" in upgrade.stderr
+    assert requests.failures == [] and requests.answered > 0
+    for page in pages:
+        # Told to reconnect (the room's process restarted), and back at the first try.
+        assert page.close_codes and set(page.close_codes) == {RESTARTING}, page.close_codes
+        assert page.refused == []
+        assert len(page.gaps) == len(page.close_codes)
+    stored = draws_stored(room["room_id"])
+    for page in pages:
+        assert page.draws.items() <= stored.items()  # every draw a page saw is kept
+    gaps = sorted(g for p in pages for g in p.gaps)
+    print(
+        f"rolling upgrade: {requests.answered} requests, none refused; "
+        f"{len(gaps)} reconnects, longest gap {gaps[-1]:.2f} s; "
+        f"{len(stored)} draws stored; {time.monotonic() - started:.1f} s in all"
+    )
+
+
+@PACED
+def test_a_killed_daphne_is_started_again_while_nginx_and_the_other_go_on_serving(prod):
+    room = site_room(prod)
+    pages = [Page(prod, room["code"], key) for key in room["sessions"]]
+
+    async def scenario():
+        done = asyncio.Event()
+        playing = [asyncio.create_task(page.run(done)) for page in pages]
+        await until(lambda: all(p.state and p.state["round"]["draws"] >= 5 for p in pages))
+        with Requests(prod) as requests:
+            killed = prod.pid(1)
+            os.kill(killed, signal.SIGKILL)
+            began = asyncio.get_running_loop().time()
+            await until(lambda: _restarted(prod, 1, killed))
+            status = await asyncio.to_thread(_healthy, prod)
+            back = asyncio.get_running_loop().time() - began
+            before = max(len(p.draws) for p in pages)
+            await until(played_on(pages, before))
+        done.set()
+        await asyncio.wait_for(asyncio.gather(*playing), 60)
+        return requests, status, back
+
+    requests, status, back = asyncio.run(scenario())
+    assert status.returncode == 0, status.stdout + status.stderr
+    assert requests.failures == [] and requests.answered > 0
+    log = (prod.dir / "log" / "prod.log").read_text()
+    assert "daphne-1 (pid" in log and "exited with status 137; starting it again" in log
+    stored = draws_stored(room["room_id"])
+    for page in pages:
+        assert page.draws.items() <= stored.items()
+    print(f"kill -9 of one Daphne process: it serves again after {back:.2f} s")
+
+
+def _restarted(prod, slot: int, killed: int) -> bool:
+    try:
+        return prod.pid(slot) != killed
+    except (FileNotFoundError, ValueError):  # between the supervisor's writes
+        return False
+
+
+def _healthy(prod):
+    """`status` once it says healthy (each process and /healthz), or its last answer."""
+    deadline = time.monotonic() + 120
+    while True:
+        status = prod.script("status", timeout=60)
+        if status.returncode == 0 or time.monotonic() > deadline:
+            return status
+        time.sleep(0.1)
+
+
+def test_serve_refuses_a_prod_dir_that_was_never_prepared(tmp_path):
+    result = subprocess.run(
+        ["bash", SCRIPT, "serve"],
+        env={**os.environ, "PROD_DIR": str(tmp_path / "empty")},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert "nothing prepared in" in result.stderr and "scripts/prod.sh prepare" in result.stderr
