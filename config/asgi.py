@@ -9,12 +9,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before anything imports models.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config import daphne_guard, daphne_shutdown  # noqa: E402
 from config.bot_sockets import BotSocketMiddleware  # noqa: E402
 from config.origin import SameOriginMiddleware  # noqa: E402
+from config.socket_auth import AuthMiddlewareStack  # noqa: E402
 from games.realtime.outages import OutageMiddleware  # noqa: E402
 from games.realtime.routing import fallback as no_such_socket  # noqa: E402
 from games.realtime.routing import websocket_urlpatterns as game_sockets  # noqa: E402

@@ -731,10 +731,13 @@ rotate_key() {
   old=$(cat "$SECRET_KEY_FILE")
   new=$(new_key)
   running=$(supervisor_pid)
-  { echo "$new"; cat "$SECRET_KEY_FALLBACKS_FILE" 2>/dev/null || true; } | secret_file "$SECRET_KEY_FALLBACKS_FILE"
+  # printf and grep -e: a key may begin with "-".
+  { printf '%s\n' "$new"; cat "$SECRET_KEY_FALLBACKS_FILE" 2>/dev/null || true; } |
+    secret_file "$SECRET_KEY_FALLBACKS_FILE"
   [ -z "$running" ] || roll
-  { echo "$old"; grep -vxF "$new" "$SECRET_KEY_FALLBACKS_FILE" || true; } | secret_file "$SECRET_KEY_FALLBACKS_FILE"
-  echo "$new" | secret_file "$SECRET_KEY_FILE"
+  { printf '%s\n' "$old"; grep -vxF -e "$new" "$SECRET_KEY_FALLBACKS_FILE" || true; } |
+    secret_file "$SECRET_KEY_FALLBACKS_FILE"
+  printf '%s\n' "$new" | secret_file "$SECRET_KEY_FILE"
   [ -z "$running" ] || roll
   say "a new secret key signs; the old ones are still accepted until scripts/prod.sh retire-keys"
 }

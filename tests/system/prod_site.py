@@ -35,9 +35,17 @@ def fetch(url: str, data: bytes | None = None, headers=None) -> tuple[int, dict,
     request = urllib.request.Request(url, data=data, headers=headers or {})
     try:
         with opener.open(request, timeout=60) as response:
-            return response.status, dict(response.headers), response.read()
+            return response.status, _headers(response.headers), response.read()
     except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
+        return error.code, _headers(error.headers), error.read()
+
+
+def _headers(message) -> dict:
+    """The response's headers; every Set-Cookie kept, one per line."""
+    headers = dict(message)
+    if "Set-Cookie" in headers:
+        headers["Set-Cookie"] = "\n".join(message.get_all("Set-Cookie"))
+    return headers
 
 
 @dataclass

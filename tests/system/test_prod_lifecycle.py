@@ -5,6 +5,7 @@ a restore, the secret key rotated (docs/operations.md)."""
 import asyncio
 import json
 import os
+import re
 import signal
 import subprocess
 import threading
@@ -16,7 +17,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from config.daphne_shutdown import RESTARTING
-from tests.support import needs_services, ply
+from tests.support import ROOT, needs_services, ply
 from tests.system.private import room_record, setup_room
 from tests.system.prod_site import SCRIPT, UNVERIFIED, can_have_nginx, fetch
 
@@ -264,3 +265,150 @@ def test_serve_refuses_a_prod_dir_that_was_never_prepared(tmp_path):
     )
     assert result.returncode == 1
     assert "nothing prepared in" in result.stderr and "scripts/prod.sh prepare" in result.stderr
+
+
+# -- scheduled maintenance, backups and a restore -------------------------------------------
+
+
+def cron_command(prod, name: str) -> str:
+    """The command of `config cron`'s line that runs ``name``."""
+    lines = prod.script("config", "cron").stdout.splitlines()
+    (line,) = [x for x in lines if x.endswith(f" {name}") and not x.startswith("#")]
+    return line.split(None, 6)[6]  # minute hour day month weekday user command
+
+
+def as_cron_runs(command: str) -> subprocess.CompletedProcess:
+    """With cron's bare environment: none of the site's variables."""
+    return subprocess.run(
+        ["env", "-i", "PATH=/usr/bin:/bin", "HOME=/root", "SHELL=/bin/bash", "bash", "-c", command],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_cron_lines_act_on_the_production_database_from_crons_bare_environment(prod):
+    import datetime
+
+    from telemetry.models import Event
+
+    old = Event.objects.create(
+        kind="game_started", date=datetime.date(2020, 1, 1), variant="babanuki",
+        mode="computer", phone="no", browser="firefox", os="linux",
+    )  # fmt: skip
+    checkout_sqlite = ROOT / "db.sqlite3"
+    sqlite_before = checkout_sqlite.stat().st_mtime if checkout_sqlite.exists() else None
+
+    purged = as_cron_runs(cron_command(prod, "purge_telemetry"))
+    assert purged.returncode == 0, purged.stdout + purged.stderr
+    assert "deleted 1 events" in purged.stdout
+    assert not Event.objects.filter(pk=old.pk).exists()
+    cleared = as_cron_runs(cron_command(prod, "clearsessions"))
+    assert cleared.returncode == 0, cleared.stdout + cleared.stderr
+    # Not the development database: nothing made or touched in the checkout.
+    sqlite_after = checkout_sqlite.stat().st_mtime if checkout_sqlite.exists() else None
+    assert sqlite_after == sqlite_before
+
+
+@pytest.mark.prod_env(BACKUP_KEEP="2")
+def test_backups_are_private_rotated_and_a_restore_drill_brings_the_data_back(prod):
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects
+    users.create_user(username="before-backup")
+    backup = as_cron_runs(cron_command(prod, "backup"))
+    assert backup.returncode == 0, backup.stdout + backup.stderr
+    for _ in range(2):  # three in all: the oldest goes
+        assert prod.script("backup").returncode == 0
+    backups = sorted((prod.dir / "backups").glob("oldmaid-*.dump"))
+    assert len(backups) == 2
+    assert (prod.dir / "backups").stat().st_mode & 0o777 == 0o700
+    assert all(path.stat().st_mode & 0o777 == 0o600 for path in backups)
+
+    users.filter(username="before-backup").delete()
+    users.create_user(username="after-backup")
+    refused = prod.script("restore", str(backups[-1]))
+    assert refused.returncode == 1 and "stop the site first" in refused.stderr
+
+    drill = time.monotonic()
+    assert prod.script("stop").returncode == 0
+    restored = prod.script("restore", str(backups[-1]))
+    assert restored.returncode == 0, restored.stdout + restored.stderr
+    started = prod.script("start")
+    assert started.returncode == 0, started.stdout + started.stderr
+    took = time.monotonic() - drill
+    assert set(users.values_list("username", flat=True)) == {"before-backup"}
+    status, _, _ = fetch(f"{prod.base}/healthz")
+    assert status == 200
+    print(f"restore drill (stop, restore, start): {took:.1f} s")
+
+
+# -- rotating the secret key ------------------------------------------------------------------
+
+
+async def seats_seen(prod, code: str, session_key: str) -> list[int] | int:
+    """What a player's table socket through nginx says: the seats it plays, or the close
+    code it was refused with."""
+    try:
+        async with connect(
+            f"wss://127.0.0.1:{prod.https}/ws/rooms/{code}/",
+            ssl=UNVERIFIED,
+            origin=prod.base,
+            additional_headers={"Cookie": f"sessionid={session_key}"},
+            open_timeout=30,
+        ) as ws:
+            return json.loads(await asyncio.wait_for(ws.recv(), 30))["you"]
+    except ConnectionClosed as closed:
+        return closed.rcvd.code
+
+
+class Player:
+    """A browser's cookie for the site: it follows the session cookie pages set."""
+
+    def __init__(self, prod, code: str, session_key: str):
+        self.prod, self.code, self.session_key = prod, code, session_key
+
+    def seats(self) -> list[int] | int:
+        return asyncio.run(seats_seen(self.prod, self.code, self.session_key))
+
+    def profile(self) -> int:
+        status, headers, _ = fetch(
+            f"{self.prod.base}/accounts/profile/",
+            headers={"Cookie": f"sessionid={self.session_key}"},
+        )
+        found = re.search(r"sessionid=([^;]+)", headers.get("Set-Cookie", ""))
+        if found:
+            self.session_key = found[1]
+        return status
+
+
+def test_rotating_the_secret_key_keeps_sessions_and_seats_until_the_old_key_is_retired(prod):
+    room = site_room(prod, seats=3, humans=2, rounds=1)
+    # One plays on while the key changes; the other comes back only after retire-keys.
+    playing, away = (Player(prod, room["code"], key) for key in room["sessions"])
+    assert (playing.seats(), away.seats()) == ([0], [1])
+    assert playing.profile() == 200
+    old_key = (prod.dir / "secret_key").read_text()
+
+    rotated = prod.script("rotate-key", timeout=300)
+    assert rotated.returncode == 0, rotated.stdout + rotated.stderr
+    assert rotated.stderr.count("daphne-1 restarted") == 2  # accept the new key, then sign
+    assert (prod.dir / "secret_key").read_text() != old_key
+    assert (prod.dir / "secret_key_fallbacks").read_text() == old_key
+    for name in ("secret_key", "secret_key_fallbacks", "env"):
+        assert (prod.dir / name).stat().st_mode & 0o777 == 0o600, name
+    # Signed under the old key, still accepted: the seat still theirs, still signed in
+    # (the page re-signs the session with the new key).
+    assert playing.seats() == [0]
+    assert playing.profile() == 200
+    assert playing.seats() == [0]
+
+    retired = prod.script("retire-keys", timeout=300)
+    assert retired.returncode == 0, retired.stdout + retired.stderr
+    assert (prod.dir / "secret_key_fallbacks").read_text() == ""
+    # The re-signed session lives on; the one the old key alone signed is nobody's now.
+    assert playing.seats() == [0] and playing.profile() == 200
+    assert away.seats() in ([], 4403)
+    assert away.profile() == 302
+    logs = "".join(p.read_text() for p in (prod.dir / "log").glob("daphne-*.log"))
+    assert "Traceback" not in logs
