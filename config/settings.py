@@ -83,6 +83,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A page that cannot reach the database answers 503 with a page that needs none.
+    "config.outage_pages.DatabaseOutageMiddleware",
     # Last, as django-axes asks: turns a locked-out log-in into our own page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -152,9 +154,13 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     if env_bool("DB_POOL", False) and not DATABASES["default"]["CONN_MAX_AGE"]:
         # A pool of open connections per process (psycopg_pool): without it every table
         # action opens a new connection, since Channels closes it after each query.
+        # timeout: how long a request waits for a connection when none can be had (the
+        # database is down, or every connection is busy): the same 5 s as connect_timeout,
+        # not psycopg_pool's 30.
         DATABASES["default"]["OPTIONS"]["pool"] = {
             "min_size": 2,
             "max_size": int(os.environ.get("DB_POOL_SIZE", "10")),
+            "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "5")),
         }
 
 # One process: the in-memory layer. Several processes: Redis, by default through its

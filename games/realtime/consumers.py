@@ -163,6 +163,7 @@ class TableConsumer(limits.LimitedSocket):
                 _("The server could not reach its database; nothing changed. Try again."),
                 ref,
             )
+            await self.resync()  # the state the socket holds: no database needed
         except Exception:
             # A bug: the operator gets the traceback, the player a plain message.
             log.exception("room %s: unexpected error handling a message", self.room_id)

@@ -604,3 +604,62 @@ def test_after_a_postgresql_restart_the_pool_hands_out_only_working_connections(
         "healthz": 200,
     }
     assert_no_tracebacks(server)
+
+
+def test_during_a_postgresql_outage_pages_answer_503_and_a_draw_unavailable_then_the_state(
+    outage_postgres, private_redis, processes
+):
+    """With the pool (``DB_POOL=1``, as in production): what waits for a connection waits
+    ``DB_POOL_TIMEOUT`` (5 s), not psycopg_pool's 30; a page then answers 503 with a page
+    needing no database and ``Retry-After``, and a draw answers ``unavailable`` followed by
+    the state the socket holds (docs/protocol.md, "Errors")."""
+    pg = outage_postgres
+    room = run_django(django_env(pg.url, private_redis.url), "setup", "2", "2", "1")
+    quiet = {"HEARTBEAT_SECONDS": "3600", "SWEEP_SECONDS": "3600", "COMPUTER_DELAY_SECONDS": "0"}
+    env = {**quiet, "DATABASE_URL": pg.url, "REDIS_URL": private_redis.url, "DB_POOL": "1"}
+    server = processes("pooled", env)
+    path = f"/ws/rooms/{room['code']}/"
+
+    def page(url: str) -> tuple[int, str, str, float]:
+        started = time.monotonic()
+        try:
+            with urllib.request.urlopen(url, timeout=60) as answer:
+                return answer.status, "", answer.read().decode(), time.monotonic() - started
+        except urllib.error.HTTPError as error:
+            body = error.read().decode()
+            return error.code, error.headers.get("Retry-After"), body, time.monotonic() - started
+
+    async def scenario():
+        sockets = [await open_socket(server.port, path, key) for key in room["sessions"]]
+        states = []
+        for ws in sockets:
+            message = {"type": None}
+            while message["type"] != "state":
+                message = json.loads(await asyncio.wait_for(ws.recv(), OPEN_SECONDS))
+            states.append(message)
+        drawer, state = next(
+            (ws, s) for ws, s in zip(sockets, states, strict=True) if s["acting"] is not None
+        )
+        await asyncio.to_thread(pg.stop, "immediate")
+        lobby = await asyncio.to_thread(page, f"{server.url}/")
+        await drawer.send(json.dumps({"type": "draw", **ply(state, "draw"), "position": 0}))
+        replies = []
+        while len(replies) < 2:
+            message = json.loads(await asyncio.wait_for(drawer.recv(), 60))
+            if message["type"] == "error" or replies:
+                replies.append(message)
+        for ws in sockets:
+            await ws.close()
+        return state, lobby, replies
+
+    state, (status, retry, body, took), (error, after) = asyncio.run(
+        asyncio.wait_for(scenario(), 300)
+    )
+    assert (status, retry) == (503, "10")
+    assert "cannot reach its database" in body
+    assert error["code"] == "unavailable"
+    assert after["type"] == "state" and after["version"] == state["version"]
+    log = server.log_path.read_text()
+    assert "GET /: database unavailable" in log
+    assert_no_tracebacks(server)
+    print(f"a page during the outage: 503 after {took:.1f} s")
