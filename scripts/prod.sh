@@ -62,6 +62,8 @@ export DATABASE_URL=${DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:5432/
 export REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379/1}
 # A pool of open database connections per process (docs/performance.md, "Load").
 export DB_POOL=${DB_POOL:-1}
+# Root's Daphne processes run as this user (daphne_user below); anyone else's as themselves.
+[ "$(id -u)" != 0 ] || DAPHNE_USER=${DAPHNE_USER:-oldmaid}
 LOCAL_HOSTS="127.0.0.1,localhost,[::1]"
 [ "$SITE_HOST" = 127.0.0.1 ] || LOCAL_HOSTS="$SITE_HOST,$LOCAL_HOSTS"
 export ALLOWED_HOSTS=${ALLOWED_HOSTS:-$LOCAL_HOSTS}
@@ -164,8 +166,44 @@ prepare() {
       die "nginx workers (user $NGINX_USER) cannot read $STATIC_ROOT: set PROD_DIR to a readable place or NGINX_USER"
   fi
 
+  daphne_user
   write_env
   echo "$URL" >"$PROD_DIR/url"
+}
+
+# Root's Daphne processes run as DAPHNE_USER (made, a system user without a shell, when
+# missing), never as root: it must be able to run the venv's Python and read the checkout,
+# and it owns the secret key files (mode 600). Started by another user, Daphne runs as it.
+daphne_user() {
+  [ "$(id -u)" = 0 ] || return 0
+  [ "$DAPHNE_USER" != root ] || return 0
+  if ! id -u "$DAPHNE_USER" >/dev/null 2>&1; then
+    useradd --system --user-group --no-create-home --home-dir /nonexistent \
+      --shell /usr/sbin/nologin "$DAPHNE_USER"
+    say "made the system user $DAPHNE_USER for the Daphne processes"
+  fi
+  # The same interpreter, not merely one: where the venv's Python lies out of the user's
+  # reach, its symlink may still land on another Python that lacks what the venv was made for.
+  local mine theirs
+  mine=$("$PY" -c 'import sys; print(sys.version)')
+  theirs=$(as_daphne_user "$PY" -c 'import sys, daphne, django; print(sys.version)' 2>/dev/null || true)
+  [ "$mine" = "$theirs" ] && as_daphne_user test -r "$ROOT/manage.py" ||
+    die "the Daphne processes' user $DAPHNE_USER cannot run $PY (Python $mine) or read $ROOT: install the site where other users may read it (for example /srv/oldmaid, with a venv of Debian's python3), or set DAPHNE_USER"
+  local file
+  for file in "$SECRET_KEY_FILE" "$SECRET_KEY_FALLBACKS_FILE"; do
+    [ -e "$file" ] || : | secret_file "$file"
+    chown "$DAPHNE_USER:" "$file"
+  done
+  as_daphne_user test -r "$SECRET_KEY_FILE" ||
+    die "the Daphne processes' user $DAPHNE_USER cannot reach $SECRET_KEY_FILE: set PROD_DIR to a place it may enter"
+}
+
+as_daphne_user() {  # COMMAND...: run as DAPHNE_USER (as ourselves when there is none)
+  if [ -n "${DAPHNE_USER:-}" ] && [ "$DAPHNE_USER" != "$(id -un)" ]; then
+    setpriv --reuid="$DAPHNE_USER" --regid="$DAPHNE_USER" --init-groups -- "$@"
+  else
+    "$@"
+  fi
 }
 
 # The run install at the lockfile's versions (requirements.lock), done again only when the
@@ -433,6 +471,10 @@ daphne_command() {  # PORT: DAPHNE_COMMAND, one Daphne process's command line
   # --access-log it would print one, addresses included, at its default verbosity.
   DAPHNE_COMMAND=("$PY" -m daphne -b 127.0.0.1 -p "$1" --proxy-headers
     --access-log /dev/null config.asgi:application)
+  if [ -n "${DAPHNE_USER:-}" ] && [ "$DAPHNE_USER" != "$(id -un)" ]; then
+    DAPHNE_COMMAND=(setpriv --reuid="$DAPHNE_USER" --regid="$DAPHNE_USER" --init-groups --
+      "${DAPHNE_COMMAND[@]}")
+  fi
 }
 
 start_daphne() {  # SLOT MODE
@@ -716,8 +758,11 @@ restore() {  # FILE: the database as the dump has it
   say "restored $file: start the site, and every page reconnects to the restored rooms"
 }
 
-secret_file() {  # FILE < content: written whole, only its owner may read it
+secret_file() {  # FILE < content: written whole, only its owner (DAPHNE_USER's) may read it
   (umask 077 && cat >"$1.new" && chmod 600 "$1.new" && mv -f "$1.new" "$1")
+  if [ "$(id -u)" = 0 ] && [ -n "${DAPHNE_USER:-}" ] && id -u "$DAPHNE_USER" >/dev/null 2>&1; then
+    chown "$DAPHNE_USER:" "$1"
+  fi
 }
 
 new_key() { "$PY" -c 'import secrets; print(secrets.token_urlsafe(50))'; }

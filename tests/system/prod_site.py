@@ -104,6 +104,10 @@ def prod(request, tmp_path):
             # Root's nginx workers drop to www-data by default, which cannot enter
             # pytest's private tmp_path; run them as ourselves.
             "NGINX_USER": getpass.getuser(),
+            # And the Daphne processes: root's drop to the user oldmaid by default, which
+            # cannot run this checkout's Python where it lives under /root
+            # (test_prod_lifecycle.py tests the drop itself).
+            "DAPHNE_USER": getpass.getuser(),
             **(marker.kwargs if marker else {}),
         },
     )

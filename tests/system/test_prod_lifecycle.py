@@ -10,6 +10,7 @@ import signal
 import subprocess
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from django.test import override_settings
@@ -412,3 +413,57 @@ def test_rotating_the_secret_key_keeps_sessions_and_seats_until_the_old_key_is_r
     assert away.profile() == 302
     logs = "".join(p.read_text() for p in (prod.dir / "log").glob("daphne-*.log"))
     assert "Traceback" not in logs
+
+
+# -- least privilege -------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root's processes drop to another user")
+def test_roots_daphne_processes_run_as_their_own_user_or_start_says_why_they_cannot():
+    """As root, `start` makes the system user oldmaid, gives it the secret key files (600)
+    and runs every Daphne process as it. Where that user cannot run the site (this
+    checkout's Python under /root, or a checkout only root may read, as on the CI machine)
+    `start` refuses, saying why, and nothing runs."""
+    import pwd
+    import shutil
+    import tempfile
+
+    from tests.support import database_url_for_tests, free_ports
+
+    place = Path(tempfile.mkdtemp(prefix="oldmaid-prod-"))  # a PROD_DIR others may enter
+    place.chmod(0o711)
+    https, http, first, _ = free_ports(4)
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "DAPHNE_USER"},
+        "PROD_DIR": str(place / "prod"),
+        "HTTPS_PORT": str(https),
+        "HTTP_PORT": str(http),
+        "LISTEN_ADDRESS": "127.0.0.1",
+        "DAPHNE_FIRST_PORT": str(first),
+        "WEB_PROCESSES": "1",
+        "DATABASE_URL": database_url_for_tests(),
+        "NGINX_USER": "root",
+    }
+
+    def script(command):
+        return subprocess.run(
+            ["bash", SCRIPT, command], env=env, capture_output=True, text=True, timeout=300
+        )
+
+    try:
+        started = script("start")
+        oldmaid = pwd.getpwnam("oldmaid")  # made by start either way
+        key = place / "prod" / "secret_key"
+        assert key.stat().st_mode & 0o777 == 0o600
+        if started.returncode == 0:
+            assert key.stat().st_uid == oldmaid.pw_uid
+            pid = (place / "prod" / "run" / "daphne-1.pid").read_text().strip()
+            status = Path(f"/proc/{pid}/status").read_text()
+            (uids,) = [line.split()[1:] for line in status.splitlines() if line.startswith("Uid:")]
+            assert set(uids) == {str(oldmaid.pw_uid)}
+        else:
+            assert "user oldmaid cannot run" in started.stderr, started.stderr
+            assert script("status").returncode == 3
+    finally:
+        script("stop")
+        shutil.rmtree(place, ignore_errors=True)
