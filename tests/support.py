@@ -212,3 +212,15 @@ def ply(state: dict, kind: str) -> dict:
     if kind in ("rematch", "leave", "resign"):
         return {"match": match}
     return {}
+
+
+def move_for(state: dict) -> dict | None:
+    """What a player's page sends for ``state``: the next round once a round is over (the
+    first seat deals it), a draw at position 0 on its turn, else nothing."""
+    if state["match"]["over"]:
+        return None
+    if state["round"]["over"]:
+        return {"type": "next_round", **ply(state, "next_round")} if 0 in state["you"] else None
+    if state["acting"] is not None:
+        return {"type": "draw", **ply(state, "draw"), "position": 0}
+    return None

@@ -18,7 +18,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from config.daphne_shutdown import RESTARTING
-from tests.support import ROOT, needs_services, ply
+from tests.support import ROOT, move_for, needs_services
 from tests.system.private import room_record, setup_room
 from tests.system.prod_site import SCRIPT, UNVERIFIED, can_have_nginx, fetch
 
@@ -98,15 +98,12 @@ class Page:
             if event and event.get("kind") == "draw":
                 key = (state["match"]["number"], state["round"]["number"], event["number"])
                 self.draws[key] = (event["drawer"], event["position"])
-            if state["match"]["over"] or state["version"] == acted_on:
-                continue
-            if state["round"]["over"] and 0 in state["you"]:
+            move = move_for(state)
+            if move is not None and state["version"] != acted_on:
                 acted_on = state["version"]
-                await ws.send(json.dumps({"type": "next_round", **ply(state, "next_round")}))
-            elif state["acting"] is not None and not state["round"]["over"]:
-                acted_on = state["version"]
-                await asyncio.sleep(THINKING_SECONDS)
-                await ws.send(json.dumps({"type": "draw", **ply(state, "draw"), "position": 0}))
+                if move["type"] == "draw":
+                    await asyncio.sleep(THINKING_SECONDS)
+                await ws.send(json.dumps(move))
 
 
 def played_on(pages, before: int):
@@ -167,26 +164,30 @@ async def until(predicate, timeout: float = 120) -> None:
         await asyncio.sleep(0.05)
 
 
+async def while_playing(prod, pages, during):
+    """``during()`` while the pages play and pages are asked for through nginx; play goes
+    on after it. What it returned, and the requests."""
+    done = asyncio.Event()
+    playing = [asyncio.create_task(page.run(done)) for page in pages]
+    await until(lambda: all(p.state and p.state["round"]["draws"] >= 5 for p in pages))
+    with Requests(prod) as requests:
+        result = await during()
+        await until(played_on(pages, max(len(p.draws) for p in pages)))
+    done.set()
+    await asyncio.wait_for(asyncio.gather(*playing), 60)
+    return result, requests
+
+
 @PACED
 def test_a_rolling_upgrade_with_games_in_play_refuses_nothing_and_loses_no_draw(prod):
     room = site_room(prod)
     pages = [Page(prod, room["code"], key) for key in room["sessions"]]
 
-    async def scenario():
-        done = asyncio.Event()
-        playing = [asyncio.create_task(page.run(done)) for page in pages]
-        await until(lambda: all(p.state and p.state["round"]["draws"] >= 5 for p in pages))
-        with Requests(prod) as requests:
-            upgrade = await asyncio.to_thread(prod.script, "upgrade", timeout=300)
-            before = max(len(p.draws) for p in pages)
-            # Play goes on after the upgrade, on the new processes.
-            await until(played_on(pages, before))
-        done.set()
-        await asyncio.wait_for(asyncio.gather(*playing), 60)
-        return upgrade, requests
+    async def upgrade():
+        return await asyncio.to_thread(prod.script, "upgrade", timeout=300)
 
     started = time.monotonic()
-    upgrade, requests = asyncio.run(scenario())
+    upgrade, requests = asyncio.run(while_playing(prod, pages, upgrade))
     assert upgrade.returncode == 0, upgrade.stdout + upgrade.stderr
     assert "daphne-1 restarted" in upgrade.stderr and "daphne-2 restarted" in upgrade.stderr
     assert requests.failures == [] and requests.answered > 0
@@ -211,24 +212,15 @@ def test_a_killed_daphne_is_started_again_while_nginx_and_the_other_go_on_servin
     room = site_room(prod)
     pages = [Page(prod, room["code"], key) for key in room["sessions"]]
 
-    async def scenario():
-        done = asyncio.Event()
-        playing = [asyncio.create_task(page.run(done)) for page in pages]
-        await until(lambda: all(p.state and p.state["round"]["draws"] >= 5 for p in pages))
-        with Requests(prod) as requests:
-            killed = prod.pid(1)
-            os.kill(killed, signal.SIGKILL)
-            began = asyncio.get_running_loop().time()
-            await until(lambda: _restarted(prod, 1, killed))
-            status = await asyncio.to_thread(_healthy, prod)
-            back = asyncio.get_running_loop().time() - began
-            before = max(len(p.draws) for p in pages)
-            await until(played_on(pages, before))
-        done.set()
-        await asyncio.wait_for(asyncio.gather(*playing), 60)
-        return requests, status, back
+    async def kill_one():
+        killed = prod.pid(1)
+        os.kill(killed, signal.SIGKILL)
+        began = asyncio.get_running_loop().time()
+        await until(lambda: _restarted(prod, 1, killed))
+        status = await asyncio.to_thread(_healthy, prod)
+        return status, asyncio.get_running_loop().time() - began
 
-    requests, status, back = asyncio.run(scenario())
+    (status, back), requests = asyncio.run(while_playing(prod, pages, kill_one))
     assert status.returncode == 0, status.stdout + status.stderr
     assert requests.failures == [] and requests.answered > 0
     log = (prod.dir / "log" / "prod.log").read_text()

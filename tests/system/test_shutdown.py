@@ -15,7 +15,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from config.daphne_shutdown import RESTARTING
-from tests.support import needs_services, ply
+from tests.support import move_for, needs_services
 from tests.system.private import setup_room
 from tests.system.stuck_asgi import COUNT_PATH, STUCK_PATH
 
@@ -41,14 +41,10 @@ async def play_until_closed(ws, draws_seen: list[int]) -> int:
             if state["type"] != "state" or state["match"]["over"]:
                 continue
             draws_seen.append(state["round"]["draws"])
-            if state["version"] == acted_on:
-                continue
-            if state["round"]["over"] and 0 in state["you"]:
+            move = move_for(state)
+            if move is not None and state["version"] != acted_on:
                 acted_on = state["version"]
-                await ws.send(json.dumps({"type": "next_round", **ply(state, "next_round")}))
-            elif state["acting"] is not None and not state["round"]["over"]:
-                acted_on = state["version"]
-                await ws.send(json.dumps({"type": "draw", **ply(state, "draw"), "position": 0}))
+                await ws.send(json.dumps(move))
     except ConnectionClosed:
         pass
     return ws.close_code
