@@ -198,12 +198,16 @@ daphne_user() {
     die "the Daphne processes' user $DAPHNE_USER cannot reach $SECRET_KEY_FILE: set PROD_DIR to a place it may enter"
 }
 
-as_daphne_user() {  # COMMAND...: run as DAPHNE_USER (as ourselves when there is none)
+drop_to_daphne_user() {  # DROP: the command prefix that runs as DAPHNE_USER (none when we are it)
+  DROP=()
   if [ -n "${DAPHNE_USER:-}" ] && [ "$DAPHNE_USER" != "$(id -un)" ]; then
-    setpriv --reuid="$DAPHNE_USER" --regid="$DAPHNE_USER" --init-groups -- "$@"
-  else
-    "$@"
+    DROP=(setpriv --reuid="$DAPHNE_USER" --regid="$DAPHNE_USER" --init-groups --)
   fi
+}
+
+as_daphne_user() {  # COMMAND...: run as DAPHNE_USER
+  drop_to_daphne_user
+  "${DROP[@]}" "$@"
 }
 
 # The run install at the lockfile's versions (requirements.lock), done again only when the
@@ -469,12 +473,9 @@ daphne_command() {  # PORT: DAPHNE_COMMAND, one Daphne process's command line
   # --proxy-headers: the client's address and scheme from nginx's X-Forwarded-* headers.
   # nginx writes the access log (none for telemetry), so Daphne keeps none: without
   # --access-log it would print one, addresses included, at its default verbosity.
-  DAPHNE_COMMAND=("$PY" -m daphne -b 127.0.0.1 -p "$1" --proxy-headers
+  drop_to_daphne_user
+  DAPHNE_COMMAND=("${DROP[@]}" "$PY" -m daphne -b 127.0.0.1 -p "$1" --proxy-headers
     --access-log /dev/null config.asgi:application)
-  if [ -n "${DAPHNE_USER:-}" ] && [ "$DAPHNE_USER" != "$(id -un)" ]; then
-    DAPHNE_COMMAND=(setpriv --reuid="$DAPHNE_USER" --regid="$DAPHNE_USER" --init-groups --
-      "${DAPHNE_COMMAND[@]}")
-  fi
 }
 
 start_daphne() {  # SLOT MODE
@@ -512,7 +513,7 @@ stop_children() {
   # nginx first, so that no new request reaches a stopping Daphne; then every Daphne, each
   # finishing its work under way (config/daphne_shutdown.py: at most EXIT_SECONDS, 15).
   [ -z "${PIDS[0]:-}" ] || kill -TERM "${PIDS[0]}" 2>/dev/null || true
-  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]:1}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for _ in $(seq 1 200); do
     alive=0
     for pid in "${PIDS[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
