@@ -8,7 +8,7 @@
 #                           returns once /healthz answers
 #   scripts/prod.sh prepare install, keys, certificate, database, static files; serve nothing
 #   scripts/prod.sh serve   serve in the foreground what `prepare` made (a service manager's
-#                           command: no apt, no migrate)
+#                           command: no apt, no pip, no migrate)
 #   scripts/prod.sh stop    stop a server started by any of these
 #   scripts/prod.sh status  each process and /healthz; exit 0 healthy, 1 unhealthy, 3 stopped
 #   scripts/prod.sh upgrade install from the lockfile, migrate, then restart the Daphne
@@ -154,6 +154,7 @@ prepare() {
     fi
   fi
 
+  daphne_user
   create_database
   "$PY" manage.py migrate --noinput -v 0
   "$PY" manage.py collectstatic --noinput -v 0
@@ -166,41 +167,53 @@ prepare() {
       die "nginx workers (user $NGINX_USER) cannot read $STATIC_ROOT: set PROD_DIR to a readable place or NGINX_USER"
   fi
 
-  daphne_user
+  use_app
+  [ -n "$(supervisor_pid)" ] || prune_app
   write_env
   echo "$URL" >"$PROD_DIR/url"
 }
 
 # Root's Daphne processes run as DAPHNE_USER (made, a system user without a shell, when
-# missing), never as root: it must be able to run the venv's Python and read the checkout,
-# and it owns the secret key files (mode 600). Started by another user, Daphne runs as it.
+# missing), never as root, and never from the checkout: it may lie where that user cannot
+# go (under /root), and its venv may be made of a Python only root can run (pyenv's). They
+# run from a copy of their own instead, which the user may read but not change (daphne_app).
+# The user owns the secret key files (mode 600). Started by another user, Daphne runs as it.
 daphne_user() {
-  [ "$(id -u)" = 0 ] || return 0
-  [ "$DAPHNE_USER" != root ] || return 0
-  if ! id -u "$DAPHNE_USER" >/dev/null 2>&1; then
-    useradd --system --user-group --no-create-home --home-dir /nonexistent \
-      --shell /usr/sbin/nologin "$DAPHNE_USER"
-    say "made the system user $DAPHNE_USER for the Daphne processes"
-  fi
-  # The same interpreter, not merely one: where the venv's Python lies out of the user's
-  # reach, its symlink may still land on another Python that lacks what the venv was made for.
-  local mine theirs
-  mine=$("$PY" -c 'import sys; print(sys.version)')
-  theirs=$(as_daphne_user "$PY" -c 'import sys, daphne, django; print(sys.version)' 2>/dev/null || true)
-  [ "$mine" = "$theirs" ] && as_daphne_user test -r "$ROOT/manage.py" ||
-    die "the Daphne processes' user $DAPHNE_USER cannot run $PY (Python $mine) or read $ROOT: install the site where other users may read it (for example /srv/oldmaid, with a venv of Debian's python3), or set DAPHNE_USER"
-  local file
-  for file in "$SECRET_KEY_FILE" "$SECRET_KEY_FALLBACKS_FILE"; do
-    [ -e "$file" ] || : | secret_file "$file"
-    chown "$DAPHNE_USER:" "$file"
+  dropping || return 0
+  [ "$(id -u)" = 0 ] || die "only root can run the Daphne processes as $DAPHNE_USER: unset DAPHNE_USER"
+  local error=""
+  for _ in 1 2 3 4 5; do  # another prod.sh may be making it at the same moment
+    id -u "$DAPHNE_USER" >/dev/null 2>&1 && break
+    if error=$(useradd --system --user-group --no-create-home --home-dir /nonexistent \
+      --shell /usr/sbin/nologin "$DAPHNE_USER" 2>&1); then
+      say "made the system user $DAPHNE_USER for the Daphne processes"
+    else
+      sleep 1
+    fi
   done
-  as_daphne_user test -r "$SECRET_KEY_FILE" ||
-    die "the Daphne processes' user $DAPHNE_USER cannot reach $SECRET_KEY_FILE: set PROD_DIR to a place it may enter"
+  id -u "$DAPHNE_USER" >/dev/null 2>&1 || die "could not make the user $DAPHNE_USER: $error"
+  local file
+  if [ -n "${SECRET_KEY_FILE:-}" ]; then  # unset: the operator's key, from the environment
+    for file in "$SECRET_KEY_FILE" "$SECRET_KEY_FALLBACKS_FILE"; do
+      [ -e "$file" ] || : | secret_file "$file"
+      chown "$DAPHNE_USER:" "$file"
+    done
+  fi
+  as_daphne_user test -x "$PROD_DIR" && { [ -z "${SECRET_KEY_FILE:-}" ] || as_daphne_user test -r "$SECRET_KEY_FILE"; } ||
+    die "the Daphne processes' user $DAPHNE_USER cannot reach ${SECRET_KEY_FILE:-$PROD_DIR}: set PROD_DIR to a place it may enter"
+  daphne_app
+  # The very command they run, as they run it: the interpreter, the packages, the code and
+  # the settings (which read the key).
+  error=$(as_daphne_user env -C "$APP_CODE" "$APP_VENV/bin/python" -c \
+    'import daphne, django, config.settings' 2>&1 >/dev/null) ||
+    die "the Daphne processes' user $DAPHNE_USER cannot run the site from $APP: ${error##*$'\n'}"
 }
+
+dropping() { [ -n "${DAPHNE_USER:-}" ] && [ "$DAPHNE_USER" != "$(id -un)" ]; }
 
 drop_to_daphne_user() {  # DROP: the command prefix that runs as DAPHNE_USER (none when we are it)
   DROP=()
-  if [ -n "${DAPHNE_USER:-}" ] && [ "$DAPHNE_USER" != "$(id -un)" ]; then
+  if dropping; then
     DROP=(setpriv --reuid="$DAPHNE_USER" --regid="$DAPHNE_USER" --init-groups --)
   fi
 }
@@ -208,6 +221,114 @@ drop_to_daphne_user() {  # DROP: the command prefix that runs as DAPHNE_USER (no
 as_daphne_user() {  # COMMAND...: run as DAPHNE_USER
   drop_to_daphne_user
   "${DROP[@]}" "$@"
+}
+
+# What the Daphne processes of a dropping root run (daphne_user): in APP, owned by root and
+# readable by all,
+#   code-HASH/   the checkout's files (git's: tracked, and untracked but not ignored), their
+#                bytecode compiled; HASH is their content's, so an unchanged checkout is
+#                copied once
+#   venv-HASH/   a venv of a Python the user can run, of the checkout venv's version (that
+#                venv's own interpreter, else Debian's python3) with the site's packages at
+#                the versions of requirements.lock; made anew only when the lockfile,
+#                pyproject.toml or that interpreter changes
+#   code, venv   links to the two in use: `prepare` and `upgrade` switch them once the
+#                migrations have run (use_app), and every process started from then on
+#                (`roll`, a crash, `serve`) runs what they name.
+# So a `git pull` reaches the processes through `upgrade`, after its migrations.
+APP="$PROD_DIR/app"
+
+app_code() { echo "$APP/$(readlink "$APP/code" 2>/dev/null || echo code)"; }
+app_python() { echo "$APP/$(readlink "$APP/venv" 2>/dev/null || echo venv)/bin/python"; }
+
+daphne_app() {
+  local base version requirements venv sum
+  version=$("$PY" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+  base=$(app_interpreter "$version") ||
+    die "the Daphne processes' user $DAPHNE_USER cannot run Python $version: neither this venv's own interpreter ($("$PY" -c 'import sys; print(sys._base_executable)')) nor /usr/bin/python$version; install Debian's python$version, or set DAPHNE_USER"
+  (umask 022 && mkdir -p "$APP")
+  chmod 755 "$APP"
+
+  # The site's packages (pyproject.toml's dependencies, not the project itself: its code
+  # is the copy below, the processes' working directory), with no pip of their own: this
+  # venv's pip installs them.
+  mapfile -t requirements < <("$PY" -c 'import sys, tomllib
+print("\n".join(tomllib.load(open(sys.argv[1], "rb"))["project"]["dependencies"]))' "$ROOT/pyproject.toml")
+  sum=$({ printf '%s\n' "${requirements[@]}" "$base"; "$base" -VV; cat "$ROOT/requirements.lock"; } |
+    sha256sum | cut -c1-12)
+  venv="$APP/venv-$sum"
+  if [ ! -e "$venv/.complete" ]; then
+    say "installing the site's packages at the versions of requirements.lock in $venv, for $DAPHNE_USER"
+    rm -rf "$venv"
+    (umask 022 && "$base" -m venv --without-pip "$venv" &&
+      "$PY" -m pip --python "$venv/bin/python" install -q -c "$ROOT/requirements.lock" "${requirements[@]}") ||
+      die "could not install the site's packages in $venv"
+    touch "$venv/.complete"
+  fi
+
+  # The files as one archive, named by their content: modes made readable by all, owner
+  # and times left out, so that the same files always give the same name.
+  local archive code
+  archive=$(mktemp "$APP/.code.XXXXXX")
+  code_files | tar -C "$ROOT" --null -T - --sort=name --mtime=@0 --owner=0 --group=0 \
+    --numeric-owner --mode=u+rwX,go+rX,go-w -cf "$archive"
+  sum=$(sha256sum <"$archive" | cut -c1-12)
+  code="$APP/code-$sum"
+  if [ ! -d "$code" ]; then
+    rm -rf "$code.new"
+    # The user cannot write bytecode beside the code: compiled now, or every process would
+    # compile it again at each start.
+    (umask 022 && mkdir "$code.new" && tar -C "$code.new" -xf "$archive" && mv "$code.new" "$code" &&
+      "$venv/bin/python" -m compileall -q "$code" >/dev/null)
+  fi
+  rm -f "$archive"
+
+  APP_CODE=$code APP_VENV=$venv
+}
+
+use_app() {  # a dropping root's processes started from now on run APP_CODE and APP_VENV
+  dropping || return 0
+  ln -sfn "${APP_VENV##*/}" "$APP/venv.new" && mv -Tf "$APP/venv.new" "$APP/venv"
+  ln -sfn "${APP_CODE##*/}" "$APP/code.new" && mv -Tf "$APP/code.new" "$APP/code"
+}
+
+app_interpreter() {  # VERSION: an interpreter of that version DAPHNE_USER can run, or fail
+  # The very one root runs, not merely one of that path: where a Python lies out of the
+  # user's reach, its exec may still land on another.
+  local candidate mine theirs show='import sys; print("%d.%d" % sys.version_info[:2], sys.version)'
+  for candidate in "$("$PY" -c 'import sys; print(sys._base_executable)')" "/usr/bin/python$1"; do
+    mine=$("$candidate" -c "$show" 2>/dev/null) || continue
+    theirs=$(as_daphne_user "$candidate" -c "$show" 2>/dev/null) || continue
+    if [ "$mine" = "$theirs" ] && [ "${mine%% *}" = "$1" ]; then
+      echo "$candidate"
+      return 0
+    fi
+  done
+  return 1
+}
+
+code_files() {  # the checkout's files, NUL-separated: git's, or all but the venv, var and .git
+  if git -c safe.directory="$ROOT" -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    local file
+    git -c safe.directory="$ROOT" -C "$ROOT" ls-files -z --cached --others --exclude-standard |
+      while IFS= read -r -d '' file; do
+        if [ -e "$ROOT/$file" ] || [ -L "$ROOT/$file" ]; then printf '%s\0' "$file"; fi  # not deleted
+      done
+  else
+    (cd "$ROOT" && find . \( -name .git -o -name .venv -o -path ./var -o -name __pycache__ \) -prune \
+      -o \( -type f -o -type l \) -print0)
+  fi
+}
+
+prune_app() {  # every code and venv in APP but the two in use (nothing running uses the others)
+  local dir
+  [ -d "$APP" ] || return 0
+  rm -rf "$APP"/.code.* "$APP"/*.new  # left by a failure
+  for dir in "$APP"/code-* "$APP"/venv-*; do
+    [ -e "$dir" ] || continue
+    [ "${dir##*/}" = "$(readlink "$APP/code")" ] || [ "${dir##*/}" = "$(readlink "$APP/venv")" ] ||
+      rm -rf "$dir"
+  done
 }
 
 # The run install at the lockfile's versions (requirements.lock), done again only when the
@@ -473,8 +594,14 @@ daphne_command() {  # PORT: DAPHNE_COMMAND, one Daphne process's command line
   # --proxy-headers: the client's address and scheme from nginx's X-Forwarded-* headers.
   # nginx writes the access log (none for telemetry), so Daphne keeps none: without
   # --access-log it would print one, addresses included, at its default verbosity.
+  # A dropping root's run the copy in APP (daphne_app), from its code's directory.
   drop_to_daphne_user
-  DAPHNE_COMMAND=("${DROP[@]}" "$PY" -m daphne -b 127.0.0.1 -p "$1" --proxy-headers
+  local python=$PY
+  if dropping; then
+    python=$(app_python)
+    DROP+=(env -C "$(app_code)")
+  fi
+  DAPHNE_COMMAND=("${DROP[@]}" "$python" -m daphne -b 127.0.0.1 -p "$1" --proxy-headers
     --access-log /dev/null config.asgi:application)
 }
 
@@ -592,7 +719,7 @@ run() {
 
 serve_prepared() {  # `serve`: what a service manager runs, each time it (re)starts the site
   [ -z "$(supervisor_pid)" ] || die "already running (scripts/prod.sh stop first)"
-  [ -s "$STATIC_ROOT/staticfiles.json" ] && [ -r "$PROD_DIR/env" ] ||
+  [ -s "$STATIC_ROOT/staticfiles.json" ] && [ -r "$PROD_DIR/env" ] && { ! dropping || [ -L "$APP/venv" ]; } ||
     die "nothing prepared in $PROD_DIR: run scripts/prod.sh prepare (or upgrade) first"
   mkdir -p "$RUN" "$LOG"
   configure_nginx foreground
@@ -706,14 +833,17 @@ reload() {  # nginx reads its configuration (and a renewed certificate) again; n
 upgrade() {
   running_or_die
   install_locked
+  daphne_user  # a dropping root's copy of the new code (and packages), put in use below
   # Migrations run while the old code still serves: they must only add (docs/operations.md,
   # "Writing migrations for a rolling upgrade").
   "$PY" manage.py migrate --noinput -v 0
   "$PY" manage.py collectstatic --noinput -v 0
   "$PY" manage.py check --deploy
+  use_app
   write_env
   reload
   roll
+  prune_app
   say "upgraded"
 }
 
@@ -857,6 +987,8 @@ EOF
       cat <<EOF
 # /etc/systemd/system/oldmaid.service, from scripts/prod.sh config systemd. Run
 # scripts/prod.sh prepare once first, and upgrade for each release: the service only serves.
+# It starts as root; nginx's workers drop to NGINX_USER, and each Daphne process to
+# DAPHNE_USER, running the copy of the site prepare made in PROD_DIR/app.
 [Unit]
 Description=Old Maid (nginx and Daphne)
 After=network-online.target postgresql.service redis-server.service

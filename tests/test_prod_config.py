@@ -141,15 +141,20 @@ def test_daphne_keeps_no_access_log(tmp_path):
     assert len(lines) == 3
     for line in lines:
         command = shlex.split(line)
-        if os.geteuid() == 0:  # root's Daphne processes drop to their own user
-            assert command[:5] == [
+        if os.geteuid() == 0:  # root's Daphne processes drop to their own user, and run
+            # the copy of the code and the venv that prepare makes for it in PROD_DIR/app
+            assert command[:8] == [
                 "setpriv",
                 "--reuid=oldmaid",
                 "--regid=oldmaid",
                 "--init-groups",
                 "--",
+                "env",
+                "-C",
+                str(tmp_path / "prod" / "app" / "code"),
             ]
-            command = command[5:]
+            assert command[8] == str(tmp_path / "prod" / "app" / "venv" / "bin" / "python")
+            command = command[8:]
         assert command[1:3] == ["-m", "daphne"]
         args = CommandLineInterface().parser.parse_args(command[3:])
         # Without --access-log Daphne prints one (client address first) to stdout, which

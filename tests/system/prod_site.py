@@ -104,9 +104,9 @@ def prod(request, tmp_path):
             # Root's nginx workers drop to www-data by default, which cannot enter
             # pytest's private tmp_path; run them as ourselves.
             "NGINX_USER": getpass.getuser(),
-            # And the Daphne processes: root's drop to the user oldmaid by default, which
-            # cannot run this checkout's Python where it lives under /root
-            # (test_prod_lifecycle.py tests the drop itself).
+            # And the Daphne processes: root's drop to the user oldmaid by default, from a
+            # copy of the code and a venv of their own, which a PROD_DIR of each test would
+            # install anew each time (test_prod_lifecycle.py tests the drop itself).
             "DAPHNE_USER": getpass.getuser(),
             **(marker.kwargs if marker else {}),
         },
