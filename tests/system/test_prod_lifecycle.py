@@ -5,9 +5,12 @@ a restore, the secret key rotated (docs/operations.md)."""
 import asyncio
 import json
 import os
+import pwd
 import re
+import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -409,53 +412,111 @@ def test_rotating_the_secret_key_keeps_sessions_and_seats_until_the_old_key_is_r
 
 # -- least privilege -------------------------------------------------------------------------
 
+as_root = pytest.mark.skipif(os.geteuid() != 0, reason="only root's processes drop to another user")
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="only root's processes drop to another user")
-def test_roots_daphne_processes_run_as_their_own_user_or_start_says_why_they_cannot():
-    """As root, `start` makes the system user oldmaid, gives it the secret key files (600)
-    and runs every Daphne process as it. Where that user cannot run the site (this
-    checkout's Python under /root, or a checkout only root may read, as on the CI machine)
-    `start` refuses, saying why, and nothing runs."""
-    import pwd
-    import shutil
-    import tempfile
 
+def prod_env_as_root(prod_dir: Path) -> dict:
+    """`scripts/prod.sh` as root runs it, with its defaults for the users (DAPHNE_USER
+    oldmaid, NGINX_USER www-data), one Daphne process and ports of its own."""
     from tests.support import database_url_for_tests, free_ports
 
-    place = Path(tempfile.mkdtemp(prefix="oldmaid-prod-"))  # a PROD_DIR others may enter
-    place.chmod(0o711)
     https, http, first, _ = free_ports(4)
-    env = {
-        **{k: v for k, v in os.environ.items() if k != "DAPHNE_USER"},
-        "PROD_DIR": str(place / "prod"),
+    return {
+        **{k: v for k, v in os.environ.items() if k not in ("DAPHNE_USER", "NGINX_USER")},
+        "PROD_DIR": str(prod_dir),
         "HTTPS_PORT": str(https),
         "HTTP_PORT": str(http),
         "LISTEN_ADDRESS": "127.0.0.1",
         "DAPHNE_FIRST_PORT": str(first),
         "WEB_PROCESSES": "1",
         "DATABASE_URL": database_url_for_tests(),
-        "NGINX_USER": "root",
     }
 
-    def script(command):
-        return subprocess.run(
-            ["bash", SCRIPT, command], env=env, capture_output=True, text=True, timeout=300
-        )
 
+def run_script(env: dict, command: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["bash", SCRIPT, command], env=env, capture_output=True, text=True, timeout=300
+    )
+
+
+def ids(pid: int) -> dict[str, list[str]]:
+    """A process's uids and gids (real, effective, saved, filesystem) and groups."""
+    status = Path(f"/proc/{pid}/status").read_text().splitlines()
+    return {
+        line.split(":")[0]: line.split()[1:]
+        for line in status
+        if line.startswith(("Uid:", "Gid:", "Groups:"))
+    }
+
+
+@as_root
+def test_roots_daphne_processes_run_as_their_own_user_from_a_copy_it_cannot_change():
+    """As root, `start` makes the system user oldmaid, gives it the secret key files (600)
+    and runs every Daphne process as it, nginx's workers as www-data. The processes run a
+    copy of the code and a venv of their own in PROD_DIR/app, which only root may change:
+    the checkout, and its venv's Python, may lie where oldmaid cannot go (under /root here
+    and on CI)."""
+    place = Path(tempfile.mkdtemp(prefix="oldmaid-prod-"))  # a PROD_DIR others may enter
+    place.chmod(0o711)
+    prod_dir = place / "prod"
+    env = prod_env_as_root(prod_dir)
+    pid = None
     try:
-        started = script("start")
-        oldmaid = pwd.getpwnam("oldmaid")  # made by start either way
-        key = place / "prod" / "secret_key"
-        assert key.stat().st_mode & 0o777 == 0o600
-        if started.returncode == 0:
-            assert key.stat().st_uid == oldmaid.pw_uid
-            pid = (place / "prod" / "run" / "daphne-1.pid").read_text().strip()
-            status = Path(f"/proc/{pid}/status").read_text()
-            (uids,) = [line.split()[1:] for line in status.splitlines() if line.startswith("Uid:")]
-            assert set(uids) == {str(oldmaid.pw_uid)}
-        else:
-            assert "user oldmaid cannot run" in started.stderr, started.stderr
-            assert script("status").returncode == 3
+        started = run_script(env, "start")
+        assert started.returncode == 0, started.stdout + started.stderr
+        oldmaid = pwd.getpwnam("oldmaid")
+        for name in ("secret_key", "secret_key_fallbacks"):
+            key = (prod_dir / name).stat()
+            assert (key.st_mode & 0o777, key.st_uid) == (0o600, oldmaid.pw_uid), name
+        assert (prod_dir / "env").stat().st_mode & 0o777 == 0o600
+
+        pid = int((prod_dir / "run" / "daphne-1.pid").read_text())
+        daphne = ids(pid)
+        assert daphne["Uid"] == [str(oldmaid.pw_uid)] * 4, daphne
+        assert daphne["Gid"] == [str(oldmaid.pw_gid)] * 4, daphne
+        assert daphne["Groups"] == [str(oldmaid.pw_gid)], daphne
+        # nginx's master stays root (ports, logs, the key); its workers drop.
+        nginx = int((prod_dir / "run" / "nginx.pid").read_text())
+        workers = subprocess.run(
+            ["pgrep", "-P", str(nginx)], capture_output=True, text=True, check=True
+        ).stdout.split()
+        www_data = str(pwd.getpwnam("www-data").pw_uid)
+        assert workers and all(ids(int(w))["Uid"] == [www_data] * 4 for w in workers)
+
+        # The copy it runs: its code's directory and its interpreter in PROD_DIR/app, owned
+        # by root and written by nobody else.
+        code = Path(os.readlink(f"/proc/{pid}/cwd"))
+        python = Path(Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode())
+        venv = python.parent.parent
+        assert code.parent == venv.parent == prod_dir / "app"
+        for path in (code, code / "config" / "settings.py", venv):
+            mode = path.stat()
+            assert mode.st_uid == 0 and mode.st_mode & 0o022 == 0, path
+        as_oldmaid = ["setpriv", "--reuid=oldmaid", "--regid=oldmaid", "--init-groups", "--"]
+        written = subprocess.run([*as_oldmaid, "touch", str(code / "config" / "x.py")])
+        assert written.returncode != 0
+
+        # The site answers through nginx: a page (templates, the static manifest) and /healthz.
+        base = f"https://127.0.0.1:{env['HTTPS_PORT']}"
+        status, _, body = fetch(f"{base}/healthz")
+        assert (status, json.loads(body)["status"]) == (200, "ok")
+        status, _, _ = fetch(f"{base}/rules/")
+        assert status == 200
     finally:
-        script("stop")
+        stopped = run_script(env, "stop")
         shutil.rmtree(place, ignore_errors=True)
+    assert stopped.returncode == 0
+    assert pid is None or not Path(f"/proc/{pid}").exists()
+
+
+@as_root
+def test_root_refuses_to_start_where_the_daphne_processes_user_cannot_reach_prod_dir(tmp_path):
+    """pytest's directory is root's alone: `start` says why it cannot go on, and nothing
+    runs."""
+    tmp_path.chmod(0o700)
+    env = prod_env_as_root(tmp_path / "prod")
+    started = run_script(env, "start")
+    assert started.returncode == 1
+    assert "the Daphne processes' user oldmaid cannot reach" in started.stderr, started.stderr
+    assert "set PROD_DIR to a place it may enter" in started.stderr
+    assert run_script(env, "status").returncode == 3
