@@ -462,7 +462,9 @@ def test_roots_daphne_processes_run_as_their_own_user_from_a_copy_it_cannot_chan
     env = prod_env_as_root(prod_dir)
     pid = None
     try:
+        began = time.monotonic()
         started = run_script(env, "start")
+        took = time.monotonic() - began
         assert started.returncode == 0, started.stdout + started.stderr
         oldmaid = pwd.getpwnam("oldmaid")
         for name in ("secret_key", "secret_key_fallbacks"):
@@ -502,6 +504,11 @@ def test_roots_daphne_processes_run_as_their_own_user_from_a_copy_it_cannot_chan
         assert (status, json.loads(body)["status"]) == (200, "ok")
         status, _, _ = fetch(f"{base}/rules/")
         assert status == 200
+        print(
+            f"start as root: {took:.1f} s; daphne-1 (pid {pid}) Uid {' '.join(daphne['Uid'])} "
+            f"Gid {' '.join(daphne['Gid'])} (oldmaid {oldmaid.pw_uid}:{oldmaid.pw_gid}), "
+            f"cwd {code}, {python}"
+        )
     finally:
         stopped = run_script(env, "stop")
         shutil.rmtree(place, ignore_errors=True)
