@@ -495,7 +495,9 @@ def test_roots_daphne_processes_run_as_their_own_user_from_a_copy_it_cannot_chan
             mode = path.stat()
             assert mode.st_uid == 0 and mode.st_mode & 0o022 == 0, path
         as_oldmaid = ["setpriv", "--reuid=oldmaid", "--regid=oldmaid", "--init-groups", "--"]
-        written = subprocess.run([*as_oldmaid, "touch", str(code / "config" / "x.py")])
+        written = subprocess.run(
+            [*as_oldmaid, "touch", str(code / "config" / "x.py")], capture_output=True
+        )
         assert written.returncode != 0
 
         # The site answers through nginx: a page (templates, the static manifest) and /healthz.
