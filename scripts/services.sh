@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Make sure PostgreSQL and Redis answer on 127.0.0.1, installing them from Debian
-# packages and starting them when they are missing, and that nginx is installed (the
-# production tests run it in front of Daphne). Used by .ci/run; safe to run twice.
+# packages and starting them when they are missing, and that nginx, logrotate and
+# systemd-analyze are installed (the production tests use them). Used by .ci/run; safe to
+# run twice.
 set -euo pipefail
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -38,7 +39,11 @@ if ! redis_up; then
     --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log
   wait_for Redis redis_up
 fi
-if ! [ -x /usr/sbin/nginx ]; then
-  apt_install nginx
-fi
-echo "services: PostgreSQL and Redis are up on 127.0.0.1; nginx is installed"
+# The production tests run nginx in front of Daphne, and put the files `prod.sh config`
+# prints through the tools that read them (logrotate, systemd-analyze).
+missing=()
+[ -x /usr/sbin/nginx ] || missing+=(nginx)
+[ -x /usr/sbin/logrotate ] || missing+=(logrotate)
+command -v systemd-analyze >/dev/null || missing+=(systemd)
+[ ${#missing[@]} = 0 ] || apt_install "${missing[@]}"
+echo "services: PostgreSQL and Redis are up on 127.0.0.1; nginx, logrotate and systemd-analyze are installed"

@@ -1,6 +1,7 @@
-"""What `scripts/prod.sh` runs with, read without starting anything
-(`scripts/prod.sh config nginx|daphne`): telemetry requests leave no address or user agent
-in any log (the privacy text promises that no address is kept)."""
+"""What `scripts/prod.sh` runs with, read without starting anything (`scripts/prod.sh
+config nginx|daphne|logrotate|systemd`): telemetry requests leave no address or user agent
+in any log (the privacy text promises that no address is kept), and the printed files pass
+the tools that read them."""
 
 import os
 import re
@@ -11,6 +12,7 @@ import subprocess
 import pytest
 from daphne.cli import CommandLineInterface
 
+from tests.conftest import REQUIRE_SERVICES
 from tests.support import ROOT
 
 SCRIPT = str(ROOT / "scripts" / "prod.sh")
@@ -312,3 +314,78 @@ def test_nginx_accepts_the_configuration(tmp_path):
         timeout=60,
     )
     assert result.returncode == 0, result.stderr
+
+
+# -- the files `config` prints, read by the tools they are for ------------------------------
+
+
+def tool(name: str) -> str:
+    """The path of a tool the printed files are for; CI installs it (scripts/services.sh)."""
+    path = shutil.which(name) or shutil.which(name, path="/usr/sbin:/sbin")
+    if path is None:
+        if REQUIRE_SERVICES:
+            pytest.fail(f"REQUIRE_SERVICES=1 but {name} is missing (scripts/services.sh)")
+        pytest.skip(f"needs {name}")
+    return path
+
+
+def test_the_printed_logrotate_file_rotates_every_log_and_keeps_daphnes_open(tmp_path):
+    """logrotate itself reads what `config logrotate` prints: nginx's logs are moved aside
+    (nginx is told to reopen them), each Daphne's and the supervisor's are copied and
+    emptied in place, since those processes keep writing to the file they opened; a second
+    rotation compresses the first."""
+    logs = tmp_path / "prod" / "log"
+    logs.mkdir(parents=True)
+    names = ("nginx-access.log", "nginx-error.log", "daphne-1.log", "daphne-2.log", "prod.log")
+    for name in names:
+        (logs / name).write_text(f"a line of {name}\n")
+    config = tmp_path / "oldmaid.logrotate"
+    config.write_text(prod_config(tmp_path, "logrotate"))
+    config.chmod(0o644)  # logrotate ignores a file others may write
+    daphne = (logs / "daphne-1.log").open("a")  # a Daphne process writing on
+
+    def rotate():
+        result = subprocess.run(
+            [tool("logrotate"), "--force", "--state", str(tmp_path / "state"), str(config)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert result.returncode == 0, result.stderr
+
+    rotate()
+    for name in names:
+        assert (logs / f"{name}.1").read_text() == f"a line of {name}\n", name
+    for name in ("daphne-1.log", "daphne-2.log", "prod.log"):  # copied, then emptied
+        assert (logs / name).stat().st_size == 0, name
+    for name in ("nginx-access.log", "nginx-error.log"):  # moved: nginx makes it anew
+        assert not (logs / name).exists(), name
+    daphne.write("written after the rotation\n")
+    daphne.flush()
+    assert (logs / "daphne-1.log").read_text() == "written after the rotation\n"
+
+    rotate()  # delaycompress: the previous rotation is compressed at the next
+    assert (logs / "daphne-1.log.2.gz").exists() and (logs / "daphne-1.log.1").exists()
+    daphne.close()
+
+
+def test_the_printed_systemd_unit_passes_systemd_analyze_verify(tmp_path):
+    """systemd's own checker reads what `config systemd` prints (no systemd runs here): its
+    sections, ExecStart and ExecReload (absolute, executable), and its settings; the checker
+    is first shown to refuse a broken unit."""
+    analyze = tool("systemd-analyze")
+
+    def verify(text: str) -> subprocess.CompletedProcess:
+        unit = tmp_path / "oldmaid.service"
+        unit.write_text(text)
+        return subprocess.run(
+            [analyze, "verify", str(unit)], capture_output=True, text=True, timeout=60
+        )
+
+    printed = prod_config(tmp_path, "systemd")
+    assert "ExecStart=" in printed and f"Environment=PROD_DIR={tmp_path / 'prod'}" in printed
+    broken = verify(printed.replace("ExecStart=/", "ExecStart=not/absolute/"))
+    assert broken.returncode != 0 and "not/absolute" in broken.stderr, broken.stderr
+    checked = verify(printed)
+    assert checked.returncode == 0, checked.stderr
+    assert "oldmaid.service" not in checked.stderr, checked.stderr  # no warning on our unit
