@@ -319,6 +319,8 @@ class Recorder:
         self.errors: Counter = Counter()
         self.duplicates = 0
         self.untimed = 0
+        #: Draw states that came after a later state of their room (so a bot skips them).
+        self.out_of_order = 0
         self.closing = False
 
     def window(self, start: float, end: float) -> dict:
@@ -447,8 +449,13 @@ class Bot:
         if kind == "error":
             self.table.gen.rec.errors[message["code"]] += 1
             return
-        if kind != "state" or message["version"] <= self.version:
-            return  # an older state, or the same again (the answer to a resync)
+        if kind != "state":
+            return
+        if message["version"] <= self.version:  # an older state, or the same again
+            event = message["event"]
+            if message["version"] < self.version and event and event["kind"] == "draw":
+                self.table.gen.rec.out_of_order += 1  # the protocol promises order
+            return
         self.version = message["version"]
         self.state = message
         event = message["event"]
@@ -594,13 +601,17 @@ class Generator:
                 await asyncio.sleep(0.1)
         return time.monotonic() - started
 
-    async def quiesce(self, seconds: float = 10.0) -> None:
-        """Stop acting, then wait until every draw sent has reached every seat."""
+    async def quiesce(self, seconds: float = 120.0) -> None:
+        """Stop acting, then wait until every draw sent has reached every seat: an
+        overloaded step leaves seconds of backlog, which is late, not lost (``seconds`` is a
+        bound for a draw that never arrives)."""
         for table in self.tables:
             table.active = False
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline and any(t.pending for t in self.tables):
+        started = time.monotonic()
+        while time.monotonic() - started < seconds and any(t.pending for t in self.tables):
             await asyncio.sleep(0.1)
+        if time.monotonic() - started > 5:
+            self.log(f"  the backlog reached every seat in {time.monotonic() - started:.1f} s")
         await asyncio.sleep(0.3)
 
     async def paced(self, seconds: float, warmup: float) -> dict:
@@ -883,6 +894,7 @@ class Command(BaseCommand):
             duplicates=game.rec.duplicates,
             unfinished=unfinished,
             untimed=game.rec.untimed,
+            out_of_order=game.rec.out_of_order,
             echo=echo_result,
             memory=memory,
             opts=opts,
@@ -981,7 +993,8 @@ class Command(BaseCommand):
             f"The database holds {r['stored']:,} draws for these rooms; every seat's receipts "
             f"were checked against them ({lost} missing, {r['phantom']} not in the database, "
             f"{dup} duplicated, {r['unfinished']} sent but not seen by every seat, "
-            f"{r['untimed']} untimed)."
+            f"{r['untimed']} untimed, {r.get('out_of_order', 0)} draw states after a later "
+            "state of their room)."
         )
         lines += ["", "Saturation ramp (rooms whose bots act at once):", ""]
         header = "| rooms | draws/s | every seat p50 / p99 ms | CPU, % of one core |"
