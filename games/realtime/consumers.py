@@ -282,9 +282,11 @@ class TableConsumer(limits.LimitedSocket):
         this socket was sent, wait ``BROADCAST_GRACE_SECONDS`` (a change committed just
         now is usually still on its way, and a snapshot sent ahead of it would make the
         client drop its event, and the draw's animation, as out of date), then, if the
-        socket is still behind, send it a snapshot from the database. A lost broadcast
-        so costs at most one heartbeat and the grace. The wait is a task of its own: the
-        beat goes on to the next socket.
+        socket is still behind, send it a snapshot from the database. While the room's
+        broadcasts keep arriving, they are late, not lost (a loaded server's backlog), so
+        the wait goes on, a grace at a time, for at most ``HEARTBEAT_SECONDS``. A lost
+        broadcast so costs at most one heartbeat and a grace. The wait is a task of its
+        own: the beat goes on to the next socket.
         """
         if self.gone or self.limits.closed:
             return
@@ -298,9 +300,15 @@ class TableConsumer(limits.LimitedSocket):
         return self.catching_up is not None and not self.catching_up.done()
 
     async def _catch_up(self, version: int) -> None:
-        await asyncio.sleep(settings.BROADCAST_GRACE_SECONDS)
-        if self.gone or self.limits.closed or self.version_sent >= version:
-            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + max(settings.HEARTBEAT_SECONDS, settings.BROADCAST_GRACE_SECONDS)
+        while True:
+            before = self.version_sent
+            await asyncio.sleep(settings.BROADCAST_GRACE_SECONDS)
+            if self.gone or self.limits.closed or self.version_sent >= version:
+                return
+            if self.version_sent == before or loop.time() >= deadline:
+                break  # nothing came for a whole grace: lost, not late
         self.missed = True
         try:
             with translation.override(self.language):

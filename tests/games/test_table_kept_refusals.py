@@ -219,6 +219,79 @@ async def test_a_broadcast_arriving_within_the_grace_needs_no_snapshot(monkeypat
     assert [m["version"] for m in socket.sent] == [state["version"], ahead["version"]]
 
 
+class Graces:
+    """The consumer's grace waits, each ended by the test (``waiting`` hands them over in
+    order); everything else of ``asyncio`` as it is."""
+
+    def __init__(self):
+        self.waiting: asyncio.Queue = asyncio.Queue()
+
+    async def sleep(self, seconds):
+        done = asyncio.get_running_loop().create_future()
+        await self.waiting.put(done)
+        await done
+
+    def __getattr__(self, name):
+        return getattr(asyncio, name)
+
+
+async def a_socket_three_changes_behind(monkeypatch, settings):
+    """A socket whose heartbeat found the room three changes ahead, its graces ended by
+    the test, and the snapshots it reads."""
+    socket, state = await a_table_socket(monkeypatch)
+    graces = Graces()
+    monkeypatch.setattr(consumers, "asyncio", graces)
+    ahead = at_version(state, state["version"] + 3)
+    reads = []
+    monkeypatch.setattr(selectors, "snapshot", lambda room_id: reads.append(room_id) or ahead)
+    await socket.beat(ahead["version"])
+    return socket, state, graces, reads
+
+
+async def test_broadcasts_still_arriving_are_late_not_lost_and_no_snapshot_overtakes_them(
+    monkeypatch, settings
+):
+    """A loaded server's backlog: each grace brings the next of the room's changes, so the
+    socket waits on and gets every one with its event (a snapshot would have skipped
+    them, and their draws' animations)."""
+    settings.HEARTBEAT_SECONDS = 60
+    socket, state, graces, reads = await a_socket_three_changes_behind(monkeypatch, settings)
+    for step in (1, 2, 3):
+        grace = await asyncio.wait_for(graces.waiting.get(), 10)
+        await socket.room_changed({"state": at_version(state, state["version"] + step)})
+        grace.set_result(None)
+    await asyncio.wait_for(socket.catching_up, 10)
+    assert reads == []
+    assert [m["version"] for m in socket.sent] == [state["version"] + n for n in range(4)]
+
+
+async def test_a_grace_with_nothing_arriving_reads_the_snapshot_even_after_progress(
+    monkeypatch, settings
+):
+    settings.HEARTBEAT_SECONDS = 60
+    socket, state, graces, reads = await a_socket_three_changes_behind(monkeypatch, settings)
+    grace = await asyncio.wait_for(graces.waiting.get(), 10)
+    await socket.room_changed({"state": at_version(state, state["version"] + 1)})
+    grace.set_result(None)
+    (await asyncio.wait_for(graces.waiting.get(), 10)).set_result(None)  # nothing came
+    await asyncio.wait_for(socket.catching_up, 10)
+    assert reads == [socket.room_id]
+    assert [m["version"] for m in socket.sent] == [state["version"] + n for n in (0, 1, 3)]
+
+
+async def test_a_backlog_is_waited_for_at_most_one_heartbeat(monkeypatch, settings):
+    """Broadcasts trickling in for longer than a heartbeat: the snapshot all the same."""
+    settings.HEARTBEAT_SECONDS = 0
+    settings.BROADCAST_GRACE_SECONDS = 0
+    socket, state, graces, reads = await a_socket_three_changes_behind(monkeypatch, settings)
+    grace = await asyncio.wait_for(graces.waiting.get(), 10)
+    await socket.room_changed({"state": at_version(state, state["version"] + 1)})
+    grace.set_result(None)
+    await asyncio.wait_for(socket.catching_up, 10)
+    assert reads == [socket.room_id]
+    assert [m["version"] for m in socket.sent] == [state["version"] + n for n in (0, 1, 3)]
+
+
 async def test_the_sockets_database_calls_do_not_share_the_process_thread(monkeypatch):
     flags = []
     hop = workers.database_sync_to_async
