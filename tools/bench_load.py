@@ -610,8 +610,12 @@ class Generator:
         started = time.monotonic()
         while time.monotonic() - started < seconds and any(t.pending for t in self.tables):
             await asyncio.sleep(0.1)
-        if time.monotonic() - started > 5:
-            self.log(f"  the backlog reached every seat in {time.monotonic() - started:.1f} s")
+        took = time.monotonic() - started
+        left = sum(len(t.pending) for t in self.tables)
+        if left:
+            self.log(f"  {left} draws had still not reached every seat after {took:.1f} s")
+        elif took > 5:
+            self.log(f"  the backlog reached every seat in {took:.1f} s")
         await asyncio.sleep(0.3)
 
     async def paced(self, seconds: float, warmup: float) -> dict:
@@ -993,7 +997,7 @@ class Command(BaseCommand):
             f"The database holds {r['stored']:,} draws for these rooms; every seat's receipts "
             f"were checked against them ({lost} missing, {r['phantom']} not in the database, "
             f"{dup} duplicated, {r['unfinished']} sent but not seen by every seat, "
-            f"{r['untimed']} untimed, {r.get('out_of_order', 0)} draw states after a later "
+            f"{r['untimed']} untimed, {r['out_of_order']} draw states after a later "
             "state of their room)."
         )
         lines += ["", "Saturation ramp (rooms whose bots act at once):", ""]

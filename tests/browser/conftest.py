@@ -30,8 +30,9 @@ expect.set_options(timeout=WAIT_MS)
 #: looks at every animation frame, which keeps Chromium making frames for the whole wait:
 #: the 3D table composited in software 60 times a second while a test waits out the
 #: computers' turns. Alone, the mouse-played match took 25 s and 22 s of Chromium's CPU
-#: with it, 16 s and 14 s without (docs/performance.md, "The test suite"). Every wait of
-#: the suite is for a state that stays once reached, so looking every 50 ms misses nothing.
+#: that way, 16 s and 14 s looking every 50 ms (docs/performance.md, "The test suite").
+#: Every wait of the suite is for a state that stays once reached, so looking every 50 ms
+#: misses nothing.
 POLL_MS = 50
 
 
