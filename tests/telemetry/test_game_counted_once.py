@@ -1,8 +1,9 @@
 """In a real browser: a friends game played by two people, both with usage statistics
-on, is counted once. Only the reporting seat's page (the first seat whose player is at
-the table) sends its start and its end, a reload does not send them again, and a
+on, is counted once. Only the reporting seat's page sends the start (the first seat whose
+player has not left, even while the host's page reloads to the table) and the end (the
+first seat whose player is at the table), a reload does not send them again, and a
 resignation is a result, not an abandonment. Needs the reporting-seat rule in
-static/js/table.js (see telemetry/report.py)."""
+static/js/table/telemetry.js (see telemetry/report.py)."""
 
 import re
 

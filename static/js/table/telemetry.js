@@ -18,12 +18,15 @@ function gameFields() {
 }
 
 // A game is reported once, however many people play it: in a friends game only by the
-// page of the first seat whose player is still at the table (every page works that out
-// from the same state); a reload never sends a start twice.
-function reportingSeat() {
+// page of one seat, which every page works out from the same state; a reload never sends
+// a start twice. Its start, by the first seat whose player has not left it (a moment away
+// does not count: as a match starts, pages reload to the table, and a page that found
+// the host's page reloading took the start for itself, so it was counted twice); its end,
+// by the first seat whose player is still at the table.
+function reportingSeat({ atTheTable }) {
   if (view.state.room.mode !== "friends") return view.state.you[0];
-  const present = view.state.seats.find((s) => s.kind === "human" && !s.played_by_computer && !s.away);
-  return present ? present.index : null;
+  const reporter = view.state.seats.find((s) => s.kind === "human" && !s.left && !s.played_by_computer && !(atTheTable && s.away));
+  return reporter ? reporter.index : null;
 }
 
 function sendOnce(kind, fields) {
@@ -38,15 +41,16 @@ function sendOnce(kind, fields) {
 
 export function reportGame(previous) {
   if (view.state.replay || !view.state.match || !view.state.you.length) return;
-  if (!view.state.you.includes(reportingSeat())) return;
   const key = `${view.state.room.code}/${view.state.match.number}`;
   const fresh = !previous && view.state.match.rounds.length === 0 && view.state.round && view.state.round.draws === 0;
-  if (fresh || (view.state.event && view.state.event.kind === "match_started")) {
+  const starting = fresh || (view.state.event && view.state.event.kind === "match_started");
+  if (starting && view.state.you.includes(reportingSeat({ atTheTable: false }))) {
     sendOnce("game_started", gameFields());
   }
+  const mine = reportingSeat({ atTheTable: true });
+  if (!view.state.you.includes(mine)) return;
   if (view.state.match.over && view.reportedMatch !== key && previous && !previous.match?.over) {
     view.reportedMatch = key;
-    const mine = reportingSeat();
     const how = view.state.match.ended_by && view.state.match.ended_by.how;
     let result = "placed";
     if (how === "abandoned" || how === "everyone_left") result = "abandoned";
