@@ -3,6 +3,7 @@
 import asyncio
 import logging
 import os
+from collections.abc import Awaitable, Callable
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
@@ -71,26 +72,48 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
 
 
 def _hand_over(layer, group: str, message: dict) -> None:
+    in_order(group, lambda: layer.group_send(group, message))
+
+
+def in_order(name: str, send: Callable[[], Awaitable]) -> asyncio.Task:
+    """From the event loop's thread: ``send()`` (a channel layer's send to ``name``) once
+    every send handed over before it is done. Whether it was sent is the task's result.
+
+    The sends reach Redis one after another; Redis hands a subscriber the messages in
+    the order it took them, and a socket reads its messages in order. So a message sent
+    here reaches a socket after every broadcast of this process handed over before it
+    (``games.realtime.consumers`` catches up on that: ``check``).
+    """
     global _last
     loop = asyncio.get_running_loop()
     before = _last[1] if _last[0] is loop else None
-    task = loop.create_task(_send_after(before, layer, group, message))
+    task = loop.create_task(_send_after(before, name, send))
     _last = (loop, task)
+    return task
 
 
-async def _send_after(before: asyncio.Task | None, layer, group: str, message: dict) -> None:
+async def _send_after(before: asyncio.Task | None, name: str, send) -> bool:
     if before is not None and not before.done():
         await asyncio.wait([before])
     try:
         # Bounded: a Redis that hangs (rather than refusing) would hold every later
         # broadcast of the process behind this one.
-        await asyncio.wait_for(layer.group_send(group, message), settings.BROADCAST_TIMEOUT_SECONDS)
+        await asyncio.wait_for(send(), settings.BROADCAST_TIMEOUT_SECONDS)
+        return True
     except TimeoutError:
-        _unavailable(group, f"no answer within {settings.BROADCAST_TIMEOUT_SECONDS} s")
+        _unavailable(name, f"no answer within {settings.BROADCAST_TIMEOUT_SECONDS} s")
     except OUTAGES as exc:
-        _unavailable(group, exc)
+        _unavailable(name, exc)
     except Exception:
-        log.exception("could not send to %s", group)
+        log.exception("could not send to %s", name)
+    return False
+
+
+def check(layer, channel_name: str) -> asyncio.Task:
+    """Send the socket ``channel_name`` a ``room.checked`` message behind this process's
+    broadcasts (``in_order``): when it arrives, every change this process made before now
+    has reached the socket, or never will. Whether it was sent is the task's result."""
+    return in_order(channel_name, lambda: layer.send(channel_name, {"type": "room.checked"}))
 
 
 def _unavailable(group: str, exc: object) -> None:
@@ -180,7 +203,8 @@ async def _count_later(room_id: int) -> None:
     except Exception:  # the database is away: the next change or snapshot tells
         log.warning("room %s: could not count its spectators", room_id)
         return
-    await _send_after(None, get_channel_layer(), group_name(room_id), _count_message(count))
+    layer, group = get_channel_layer(), group_name(room_id)
+    await _send_after(None, group, lambda: layer.group_send(group, _count_message(count)))
 
 
 def _send_count(room_id: int) -> None:

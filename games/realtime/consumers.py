@@ -28,7 +28,7 @@ from games.engine.shapes import RoomState
 from games.engine.view import view_for
 from games.errors import ActionError
 from games.identity import actor_from_scope, language_from_scope
-from games.realtime import driver, heartbeat, limits, together
+from games.realtime import broadcast, driver, heartbeat, limits, together
 from games.realtime.broadcast import group_name
 from games.realtime.frames import FRAMES, TOGETHER, parse_action, ply
 from games.realtime.outages import OUTAGES
@@ -61,8 +61,10 @@ class TableConsumer(limits.LimitedSocket):
     #: the next snapshot then comes from the database.
     missed = False
     gone = False
-    #: The heartbeat's catch-up, waiting out ``BROADCAST_GRACE_SECONDS`` (``beat``).
+    #: The heartbeat's catch-up (``beat``).
     catching_up: asyncio.Task | None = None
+    #: Set when the ``room.checked`` message the catch-up sent this socket arrives.
+    checked: asyncio.Future | None = None
     #: The move and the computer face this socket's latest point brought (``together``).
     face_sent: tuple | None = None
 
@@ -278,14 +280,14 @@ class TableConsumer(limits.LimitedSocket):
         """The process's heartbeat found the room at ``version`` (``games.realtime.heartbeat``).
 
         A restarted Redis forgets the room's group: join it again (a no-op otherwise), and
-        catch up on a change whose broadcast was lost: when the room is ahead of what
-        this socket was sent, wait ``BROADCAST_GRACE_SECONDS`` (a change committed just
-        now is usually still on its way, and a snapshot sent ahead of it would make the
-        client drop its event, and the draw's animation, as out of date), then, if the
-        socket is still behind, send it a snapshot from the database. While the room's
-        broadcasts keep arriving, they are late, not lost (a loaded server's backlog), so
-        the wait goes on, a grace at a time, for at most ``HEARTBEAT_SECONDS``. A lost
-        broadcast so costs at most one heartbeat and a grace. The wait is a task of its
+        catch up on a change whose broadcast was lost. When the room is ahead of what this
+        socket was sent, a change committed just now is usually still on its way, and a
+        snapshot sent ahead of it would make the client drop its event, and the draw's
+        animation, as out of date. So the socket first waits for a check sent to itself
+        behind every broadcast this process handed over (``broadcast.check``), however
+        long the process's backlog; then, for another process's broadcasts, a grace at a
+        time while they keep arriving; and if it is still behind, it reads a snapshot.
+        All of it within ``HEARTBEAT_SECONDS``. The wait is a task of its
         own: the beat goes on to the next socket.
         """
         if self.gone or self.limits.closed:
@@ -302,16 +304,29 @@ class TableConsumer(limits.LimitedSocket):
     async def _catch_up(self, version: int) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(settings.HEARTBEAT_SECONDS, settings.BROADCAST_GRACE_SECONDS)
-        while True:
+        # First the changes this process made: a message sent behind their broadcasts
+        # comes after them, however long the process's backlog (``broadcast.check``).
+        self.checked = loop.create_future()
+        sent = broadcast.check(self.channel_layer, self.channel_name)
+        with contextlib.suppress(TimeoutError):
+            if await asyncio.wait_for(asyncio.shield(sent), deadline - loop.time()):
+                await asyncio.wait_for(self.checked, deadline - loop.time())
+        # Then another process's (a socket of the room elsewhere): they are late while
+        # they keep arriving, lost once a whole grace brings nothing.
+        while not (self.gone or self.limits.closed or self.version_sent >= version):
             before = self.version_sent
             await asyncio.sleep(settings.BROADCAST_GRACE_SECONDS)
-            if self.gone or self.limits.closed or self.version_sent >= version:
-                return
             if self.version_sent == before or loop.time() >= deadline:
-                break  # nothing came for a whole grace: lost, not late
+                break
+        if self.gone or self.limits.closed or self.version_sent >= version:
+            return
         self.missed = True
         try:
             with translation.override(self.language):
                 await self.resync()
         except OUTAGES as exc:
             log.warning("room %s: could not catch a socket up: %s", self.room_id, exc)
+
+    async def room_checked(self, message):
+        if self.checked is not None and not self.checked.done():
+            self.checked.set_result(None)

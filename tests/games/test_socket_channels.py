@@ -9,7 +9,7 @@ import pytest
 import redis
 from channels.layers import get_channel_layer
 
-from games.realtime import consumers
+from games.realtime import broadcast, consumers
 from tests.games.conftest import Player
 from tests.rooms import waiting_table
 
@@ -75,3 +75,22 @@ async def test_a_channel_is_let_go_of_even_when_a_message_comes_in_as_it_is(pubs
 
     assert channel not in layer.channels
     assert not subscribed(channel)
+
+
+async def test_a_check_reaches_the_socket_after_every_broadcast_handed_over_before_it(
+    pubsub_layer,
+):
+    """What the heartbeat's catch-up relies on (``broadcast.check``): through Redis, the
+    check sent to a socket's channel comes after the process's broadcasts to its room."""
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add("room.order", channel)
+    for n in range(100):
+        message = {"type": "room.changed", "n": n}
+        broadcast.in_order("room.order", lambda m=message: layer.group_send("room.order", m))
+    assert await broadcast.check(layer, channel)
+    received = [await asyncio.wait_for(layer.receive(channel), 30) for _ in range(101)]
+    assert [m.get("n") for m in received] == [*range(100), None]
+    assert received[-1]["type"] == "room.checked"
+    await layer.group_discard("room.order", channel)
+    await layer.flush()

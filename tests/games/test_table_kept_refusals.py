@@ -6,7 +6,6 @@ import asyncio
 import copy
 import json
 import threading
-from unittest import mock
 
 import pytest
 from channels.db import database_sync_to_async
@@ -14,7 +13,7 @@ from django.db.backends import utils
 
 from games import selectors
 from games.identity import Actor
-from games.realtime import consumers, workers
+from games.realtime import broadcast, consumers, workers
 from games.realtime.consumers import TableConsumer
 from tests.games.conftest import Player
 from tests.games.test_table_refusals import draw_count, expect_error
@@ -152,6 +151,20 @@ async def test_a_lone_surrogate_in_the_type_keeps_the_frames_ref(frame):
 # -- the socket's state: never older, and caught up after a grace --------------------------
 
 
+class OwnChannel:
+    """A channel layer for one socket: what is sent to its channel reaches it at once."""
+
+    def __init__(self, socket):
+        self.socket = socket
+
+    async def send(self, channel, message):
+        assert channel == self.socket.channel_name
+        await self.socket.dispatch(message)
+
+    async def group_add(self, group, channel):
+        pass
+
+
 async def a_table_socket(monkeypatch):
     """A consumer for a real room's state, its sends recorded (no ASGI server)."""
     guest = Actor(guest="g" * 32)
@@ -160,7 +173,7 @@ async def a_table_socket(monkeypatch):
     socket = TableConsumer()
     socket.actor, socket.language, socket.room_id = guest, "en", room.pk
     socket.channel_name = "test-channel"
-    socket.channel_layer = mock.AsyncMock()
+    socket.channel_layer = OwnChannel(socket)
     socket.sent = []
 
     async def send(text_data=None, bytes_data=None, close=False):
@@ -216,6 +229,37 @@ async def test_a_broadcast_arriving_within_the_grace_needs_no_snapshot(monkeypat
     await socket.room_changed({"state": ahead})
     await asyncio.wait_for(socket.catching_up, 10)
     assert reads == []
+    assert [m["version"] for m in socket.sent] == [state["version"], ahead["version"]]
+
+
+async def test_a_change_still_in_the_processs_backlog_is_waited_for_not_skipped(
+    monkeypatch, settings
+):
+    """The heartbeat read the room a change ahead while the change's broadcast still waits
+    in this process's backlog, however long: the socket waits behind it for its check,
+    with no grace run out and no snapshot sent ahead of it (which would have skipped the
+    draw's event: a round's last draw, say, with nothing after it for seconds)."""
+    settings.HEARTBEAT_SECONDS = 60
+    socket, state = await a_table_socket(monkeypatch)
+    graces = Graces()
+    monkeypatch.setattr(consumers, "asyncio", graces)
+    ahead = at_version(state, state["version"] + 1)
+    reads = []
+    monkeypatch.setattr(selectors, "snapshot", lambda room_id: reads.append(room_id) or ahead)
+    backlog = asyncio.Event()
+
+    async def late_broadcast():
+        await backlog.wait()
+        await socket.dispatch({"type": "room.changed", "state": ahead})
+
+    broadcast.in_order("room.test", late_broadcast)
+    await socket.beat(ahead["version"])
+    while socket.checked is None:  # the catch-up has sent its check, behind the broadcast
+        await asyncio.sleep(0)
+    backlog.set()
+    await asyncio.wait_for(socket.catching_up, 10)
+    assert reads == []
+    assert graces.waiting.empty()
     assert [m["version"] for m in socket.sent] == [state["version"], ahead["version"]]
 
 
