@@ -56,9 +56,12 @@ class Change:
         """UPDATE ``obj``'s ``fields`` with the commit's own statement."""
         self.writes.append(sql.update_statement(obj, fields))
 
-    def commit(self, event: dict | None = None) -> dict:
+    def commit(self, event: dict | None = None, *, keep: bool = False) -> dict:
         """Move the version on, plan the server's next move, and broadcast after the
-        commit. Returns the new state."""
+        commit. Returns the new state. ``keep``: once committed, this process keeps the
+        room as changed for its next draw (``games.services.resident``), before the
+        broadcast goes out: the drawer's socket may answer it within a millisecond, and a
+        draw that finds the room not kept yet takes the locked path."""
         room = self.room
         before = room.version
         room.version, room.updated_at = before + 1, timezone.now()
@@ -73,6 +76,9 @@ class Change:
         if sql.execute(swap, riders=self.writes, guarded=self.guarded) != 1:
             room.version = before  # someone else changed the room first
             raise ActionError("stale_version", _("The table changed before this action."))
+        if keep:
+            loaded = self.loaded
+            self.after_commit(lambda: resident.keep(room, loaded))
         self.after_commit(lambda: broadcast.room_changed(room.pk, state))
         if self.in_lobby or (room.listed and room.status == Room.Status.WAITING):
             # The lobby lists waiting rooms only: a playing room's changes are not its news.

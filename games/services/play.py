@@ -140,10 +140,9 @@ def _apply_draw(change, match, rnd, state, seat, position, *, by_computer) -> Dr
     change.update(rnd, fields)
     if state.over:
         end_match_if_decided(change.room, match, change.loaded[2])
-    change.commit({"kind": "draw", **result.as_dict(), "by_computer": by_computer})
-    if not state.over:  # the next draw starts from what this one read and wrote
-        room, loaded = change.room, change.loaded
-        change.after_commit(lambda: resident.keep(room, loaded))
+    # The next draw starts from what this one read and wrote, unless the round is over.
+    event = {"kind": "draw", **result.as_dict(), "by_computer": by_computer}
+    change.commit(event, keep=not state.over)
     return row
 
 

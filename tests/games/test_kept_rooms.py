@@ -9,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from games import selectors, services
 from games.errors import ActionError
 from games.models import Draw, Room, Round
+from games.realtime import broadcast
 from games.services import resident, sql
 from tests.games.conftest import make_user
 from tests.rooms import computer_room
@@ -75,6 +76,29 @@ def test_a_draw_after_a_draw_is_one_statement_without_the_lock(monkeypatch):
     state = selectors.snapshot(room.pk)
     assert state["round"]["state"]["draws"] == at["draw"] + 1
     assert state["version"] == version + 1
+
+
+@pytest.mark.parametrize("path", ["locked", "kept"])
+def test_a_draw_keeps_the_room_before_its_broadcast_goes(monkeypatch, path):
+    """The drawer's socket may answer the broadcast within a millisecond: a draw that found
+    the room not kept yet would take the locked path (and the next after it, and so on)."""
+    room, actor = _two_seat_room()
+    if path == "kept":
+        services.draw(room_id=room.pk, actor=actor, position=0, at=_ply(room.pk))
+        room.refresh_from_db()
+        services.computer_turn(room_id=room.pk, version=room.version)
+    else:
+        resident.forget_all()
+    seen = []
+
+    def handed_over(room_id, state):
+        kept = resident._kept.get(room_id)
+        seen.append((state["version"], kept.room.version if kept else None))
+
+    monkeypatch.setattr(broadcast, "room_changed", handed_over)
+    services.draw(room_id=room.pk, actor=actor, position=0, at=_ply(room.pk))
+    ((version, kept_version),) = seen
+    assert kept_version == version
 
 
 def test_a_room_changed_by_another_process_is_read_again_and_nothing_kept_is_written():
