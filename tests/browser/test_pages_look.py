@@ -153,6 +153,10 @@ def check_page(page, name, size, scheme, locale, missing):
         # Each seat of the rounds played named once, and what it is said in words.
         expect(page.locator("#history .seat-name").first).to_be_visible()
         assert page.locator("#history .seat-what").count() > 0, (name, locale)
+    if name == "room":  # its match was played to the end: rounds to list
+        # The rounds played fit a phone: no column cut, nothing to scroll sideways.
+        sideways = page.evaluate(SIDEWAYS, "#history table.rounds")
+        assert sideways == {"page": False, "table": False}, (size, locale, sideways)
     if name == "rules":
         # The balanced deals' table fits a phone without scrolling sideways, as the page.
         sideways = page.evaluate(SIDEWAYS, "table.dealing.balanced")
