@@ -287,8 +287,8 @@ class TableConsumer(limits.LimitedSocket):
         behind every broadcast this process handed over (``broadcast.check``), however
         long the process's backlog; then, for another process's broadcasts, a grace at a
         time while they keep arriving; and if it is still behind, it reads a snapshot.
-        All of it within ``HEARTBEAT_SECONDS``. The wait is a task of its
-        own: the beat goes on to the next socket.
+        All of it within ``HEARTBEAT_SECONDS``. The wait is a task of its own: the beat
+        goes on to the next socket.
         """
         if self.gone or self.limits.closed:
             return

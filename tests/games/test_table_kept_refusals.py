@@ -232,37 +232,6 @@ async def test_a_broadcast_arriving_within_the_grace_needs_no_snapshot(monkeypat
     assert [m["version"] for m in socket.sent] == [state["version"], ahead["version"]]
 
 
-async def test_a_change_still_in_the_processs_backlog_is_waited_for_not_skipped(
-    monkeypatch, settings
-):
-    """The heartbeat read the room a change ahead while the change's broadcast still waits
-    in this process's backlog, however long: the socket waits behind it for its check,
-    with no grace run out and no snapshot sent ahead of it (which would have skipped the
-    draw's event: a round's last draw, say, with nothing after it for seconds)."""
-    settings.HEARTBEAT_SECONDS = 60
-    socket, state = await a_table_socket(monkeypatch)
-    graces = Graces()
-    monkeypatch.setattr(consumers, "asyncio", graces)
-    ahead = at_version(state, state["version"] + 1)
-    reads = []
-    monkeypatch.setattr(selectors, "snapshot", lambda room_id: reads.append(room_id) or ahead)
-    backlog = asyncio.Event()
-
-    async def late_broadcast():
-        await backlog.wait()
-        await socket.dispatch({"type": "room.changed", "state": ahead})
-
-    broadcast.in_order("room.test", late_broadcast)
-    await socket.beat(ahead["version"])
-    while socket.checked is None:  # the catch-up has sent its check, behind the broadcast
-        await asyncio.sleep(0)
-    backlog.set()
-    await asyncio.wait_for(socket.catching_up, 10)
-    assert reads == []
-    assert graces.waiting.empty()
-    assert [m["version"] for m in socket.sent] == [state["version"], ahead["version"]]
-
-
 class Graces:
     """The consumer's grace waits, each ended by the test (``waiting`` hands them over in
     order); everything else of ``asyncio`` as it is."""
@@ -279,17 +248,49 @@ class Graces:
         return getattr(asyncio, name)
 
 
-async def a_socket_three_changes_behind(monkeypatch, settings):
-    """A socket whose heartbeat found the room three changes ahead, its graces ended by
-    the test, and the snapshots it reads."""
+async def a_socket_behind(monkeypatch, changes: int):
+    """A socket whose room is ``changes`` ahead of it, its graces ended by the test: the
+    socket, its state, the graces, the room's state and the snapshots the socket reads."""
     socket, state = await a_table_socket(monkeypatch)
     graces = Graces()
     monkeypatch.setattr(consumers, "asyncio", graces)
-    ahead = at_version(state, state["version"] + 3)
+    ahead = at_version(state, state["version"] + changes)
     reads = []
     monkeypatch.setattr(selectors, "snapshot", lambda room_id: reads.append(room_id) or ahead)
+    return socket, state, graces, ahead, reads
+
+
+async def a_socket_three_changes_behind(monkeypatch, settings):
+    """A socket whose heartbeat found the room three changes ahead (``a_socket_behind``)."""
+    socket, state, graces, ahead, reads = await a_socket_behind(monkeypatch, 3)
     await socket.beat(ahead["version"])
     return socket, state, graces, reads
+
+
+async def test_a_change_still_in_the_processs_backlog_is_waited_for_not_skipped(
+    monkeypatch, settings
+):
+    """The heartbeat read the room a change ahead while the change's broadcast still waits
+    in this process's backlog, however long: the socket waits behind it for its check,
+    with no grace run out and no snapshot sent ahead of it (which would have skipped the
+    draw's event: a round's last draw, say, with nothing after it for seconds)."""
+    settings.HEARTBEAT_SECONDS = 60
+    socket, state, graces, ahead, reads = await a_socket_behind(monkeypatch, 1)
+    backlog = asyncio.Event()
+
+    async def late_broadcast():
+        await backlog.wait()
+        await socket.dispatch({"type": "room.changed", "state": ahead})
+
+    broadcast.in_order("room.test", late_broadcast)
+    await socket.beat(ahead["version"])
+    while socket.checked is None:  # the catch-up has sent its check, behind the broadcast
+        await asyncio.sleep(0)
+    backlog.set()
+    await asyncio.wait_for(socket.catching_up, 10)
+    assert reads == []
+    assert graces.waiting.empty()
+    assert [m["version"] for m in socket.sent] == [state["version"], ahead["version"]]
 
 
 async def test_broadcasts_still_arriving_are_late_not_lost_and_no_snapshot_overtakes_them(
