@@ -93,7 +93,7 @@ def test_rounds_played_name_each_seat_once_with_what_it_is(client, rei, language
     logged_in(client, rei)
     html = client.get(f"/r/{room.code}/history/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
     words = WORDS[language]
-    row = section(html, "<tbody>", "</tr>")
+    row = section(html, '<tbody role="rowgroup">', "</tr>")
     dealer, holder = seat_cells(row)
     names = {0: "rei", 1: words["names"][0], 2: words["names"][1]}
     for cell, index in ((dealer, rnd.dealer), (holder, rnd.holder)):
