@@ -47,8 +47,11 @@ def redis_url(url: str, index: int = INDEX) -> str:
 
 
 def channel_prefix() -> str:
-    """The channel layer's prefix for this worker (channels_redis's default is "asgi")."""
-    return f"asgi-{WORKER}" if WORKER else "asgi"
+    """The channel layer's prefix for this worker (channels_redis's default is "asgi").
+    TEST_CHANNEL_PREFIX replaces "asgi", for two test runs at once on one Redis (each
+    also with REDIS_URL on databases of its own)."""
+    base = os.environ.get("TEST_CHANNEL_PREFIX") or "asgi"
+    return f"{base}-{WORKER}" if WORKER else base
 
 
 def port_range() -> range:
