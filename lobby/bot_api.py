@@ -1,12 +1,17 @@
 """The bot API (docs/bots.md): JSON over HTTP, ``Authorization: Bearer <token>``.
 
-No cookie is read for a bot (so no CSRF check either: a page cannot send the header),
-and the token is never taken from a URL. Every answer is JSON; a refusal says why in
-``message`` with a stable ``error`` code and changes nothing:
+No cookie is read for a bot, and the token is never taken from a URL. So every view
+here, the catch-all for the rest of ``/api/bot/`` included, is exempt from the CSRF check
+(a page cannot send the header, so it cannot ride on a token); none of them looks at the
+session or ``request.user``, so a request with only a person's cookies is refused (401)
+before anything is done. Every answer is JSON, whatever the path under ``/api/bot/`` and
+the method; a refusal says why in ``message`` with a stable ``error`` code and changes
+nothing:
 
-- 400 ``malformed``: the body is not the JSON object documented;
+- 400 ``malformed``: the body is not the JSON object documented (a field it does not
+  take is named);
 - 401 ``unauthorized``: no token, or a wrong or revoked one;
-- 404 ``not_found``: no such challenge for this bot, or no such bot;
+- 404 ``not_found``: no such challenge for this bot, no such bot, or no such endpoint;
 - 409 (the service's code): the challenge was answered, the room started, the seat taken;
 - 405 ``method_not_allowed``: the wrong method, with ``Allow``;
 - 429 ``too_many``: a limit, with ``Retry-After``; also a second event stream.
@@ -96,15 +101,32 @@ def _bot(request):
 
 
 def _body(request) -> dict | None:
-    if len(request.body) > MAX_BODY:
+    """The request's JSON object (``{}`` for no body), or None when it is not one. Read
+    no further than ``MAX_BODY`` (a larger body is refused here, in JSON, never by
+    Django's own 400 page for a body past ``DATA_UPLOAD_MAX_MEMORY_SIZE``)."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
         return None
-    if not request.body:
+    if length > MAX_BODY:
+        return None
+    raw = request.read(MAX_BODY + 1)
+    if len(raw) > MAX_BODY:
+        return None
+    if not raw.strip():
         return {}
     try:
-        data = orjson.loads(request.body)
+        data = orjson.loads(raw)
     except orjson.JSONDecodeError:
         return None
     return data if isinstance(data, dict) else None
+
+
+def _unknown_fields(body: dict, takes: tuple[str, ...]) -> str:
+    """The fields of ``body`` an endpoint does not take, quoted and in order ("" when
+    none): a field the server would ignore is refused instead, as the table socket
+    refuses one (docs/bots.md)."""
+    return ", ".join(f'"{name}"' for name in sorted(set(body) - set(takes)))
 
 
 def _socket_url(request, code: str) -> str:
@@ -127,12 +149,20 @@ def account(request):
 @csrf_exempt
 @only("POST")
 def answer(request, challenge_id: int, how: str):
-    """Accept or decline one of the bot's challenges."""
-    if how not in ("accept", "decline"):
-        return not_found(request)
+    """Accept or decline one of the bot's challenges (no body, or an empty object)."""
     bot = _bot(request)
     if bot is None:
         return _unauthorized()
+    body = _body(request)
+    if body is None:
+        return _refusal(400, "malformed", _("Send no body, or an empty JSON object."))
+    if unknown := _unknown_fields(body, ()):
+        return _refusal(
+            400,
+            "malformed",
+            _("Unknown field %(fields)s: answering a challenge takes no field.")
+            % {"fields": unknown},
+        )
     try:
         if how == "accept":
             game = bots.accept(bot=bot, challenge_id=challenge_id)
@@ -156,6 +186,13 @@ def challenge_bot(request, name: str):
         return _refusal(
             400, "malformed", _('Send a JSON object such as {"variant": "babanuki", "seats": 2}.')
         )
+    if unknown := _unknown_fields(body, ("variant", "seats")):
+        return _refusal(
+            400,
+            "malformed",
+            _('Unknown field %(fields)s: a challenge takes only "variant" and "seats".')
+            % {"fields": unknown},
+        )
     try:
         made = bots.open_bot_game(
             bot=bot,
@@ -168,6 +205,7 @@ def challenge_bot(request, name: str):
     return JsonResponse({"ok": True, "challenge": {"id": made.pk, "room": made.room.code}})
 
 
+@csrf_exempt
 @only("GET")
 async def stream(request):
     """The bot's events, one JSON object a line (ndjson): first its games and pending
@@ -259,5 +297,8 @@ async def _lines(request, bot, stream_id: str):
             await in_worker(streams.release)(bot.pk, stream_id)
 
 
+@csrf_exempt
 def not_found(request, *args, **kwargs) -> HttpResponse:
+    """Any other path under ``/api/bot/``, whatever the method: a JSON 404 (exempt from
+    the CSRF check, as it does nothing and reads no cookie)."""
     return _refusal(404, "not_found", _("The bot API has no such endpoint."))

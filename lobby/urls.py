@@ -43,10 +43,18 @@ urlpatterns = [
     path("api/bot/account", bot_api.account, name="bot_api_account"),
     path("api/bot/stream", bot_api.stream, name="bot_api_stream"),
     path(
-        "api/bot/challenges/<int:challenge_id>/<str:how>",
+        "api/bot/challenges/<int:challenge_id>/accept",
         bot_api.answer,
-        name="bot_api_answer",
+        {"how": "accept"},
+        name="bot_api_accept",
+    ),
+    path(
+        "api/bot/challenges/<int:challenge_id>/decline",
+        bot_api.answer,
+        {"how": "decline"},
+        name="bot_api_decline",
     ),
     path("api/bot/challenge/<str:name>", bot_api.challenge_bot, name="bot_api_challenge"),
-    re_path(r"^api/bot/", bot_api.not_found),
+    # Anything else under the API's prefix, whatever the method: a JSON 404.
+    re_path(r"^api/bot(?:/|$)", bot_api.not_found),
 ]

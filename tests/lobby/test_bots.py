@@ -35,7 +35,11 @@ def new_bot(owner, name="RandomRita", *, online=True) -> tuple[Bot, str]:
 
 
 def api(client, method: str, path: str, token: str | None = None, **extra):
+    """One API call; with no ``data``, no body (the test client's default is a form)."""
     headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token else {}
+    if method not in ("get", "head"):
+        extra.setdefault("data", "")
+        extra.setdefault("content_type", "application/json")
     return getattr(client, method)(path, **headers, **extra)
 
 
@@ -195,6 +199,120 @@ def test_the_api_answers_in_json_for_what_it_does_not_serve(client, owner):
     assert wrong.status_code == 405 and wrong["Allow"] == "POST"
     assert wrong.json()["error"] == "method_not_allowed"
     assert api(client, "post", "/api/bot/challenges/1/agree", token).status_code == 404
+
+
+#: Every method a client may send to the API (HEAD aside: it has no body to read).
+METHODS = ("get", "post", "put", "patch", "delete", "options")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/bot/nothing",
+        "/api/bot/challenges/abc/accept",
+        "/api/bot/challenges/1/agree",
+        "/api/bot/challenge/",
+        "/api/bot/account/",
+        "/api/bot",
+    ],
+)
+def test_any_other_path_of_the_api_is_a_json_404_whatever_the_method(owner, path):
+    _bot, token = new_bot(owner)
+    client = Client(enforce_csrf_checks=True)  # as a real server: no CSRF cookie is sent
+    for method in METHODS:
+        response = api(client, method, path, token)
+        assert response.status_code == 404, (method, response.content[:200])
+        assert response["Content-Type"] == "application/json", method
+        assert response.json()["error"] == "not_found"
+
+
+@pytest.mark.parametrize(
+    ("path", "allowed"),
+    [
+        ("/api/bot/account", "GET"),
+        ("/api/bot/stream", "GET"),
+        ("/api/bot/challenges/1/accept", "POST"),
+        ("/api/bot/challenges/1/decline", "POST"),
+        ("/api/bot/challenge/Beta", "POST"),
+    ],
+)
+def test_a_known_path_answers_any_other_method_with_a_json_405(owner, path, allowed):
+    _bot, token = new_bot(owner)
+    client = Client(enforce_csrf_checks=True)
+    for method in METHODS:
+        if method.upper() == allowed:
+            continue
+        response = api(client, method, path, token)
+        assert response.status_code == 405, (method, response.content[:200])
+        assert response["Content-Type"] == "application/json", method
+        assert response.json()["error"] == "method_not_allowed"
+        assert response["Allow"] == allowed
+
+
+def test_a_body_past_the_upload_limit_is_a_json_400(owner, settings):
+    _bot, token = new_bot(owner)
+    body = b"x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)
+    for path in ("/api/bot/challenge/Beta", "/api/bot/challenges/1/accept"):
+        response = api(Client(), "post", path, token, data=body, content_type="application/json")
+        assert response.status_code == 400 and response.json()["error"] == "malformed", path
+
+
+def test_a_persons_cookies_open_nothing_under_the_api_without_a_csrf_token(owner, make_user):
+    """The API is exempt from the CSRF check because it reads no cookie: a signed-in
+    person's request, sent without the form's CSRF token, changes nothing there."""
+    bot, _token = new_bot(owner)
+    new_bot(owner, "Beta")
+    host = make_user("hana")
+    made = bots.challenge(
+        room_id=waiting_room(host).pk, actor=Actor(user_id=host.pk), bot_name=bot.name
+    )
+    guarded = Client(enforce_csrf_checks=True)
+    logged_in(guarded, owner)
+    for path in (
+        f"/api/bot/challenges/{made.pk}/accept",
+        f"/api/bot/challenges/{made.pk}/decline",
+        "/api/bot/challenge/Beta",
+    ):
+        response = guarded.post(path, {}, content_type="application/json")
+        assert response.status_code == 401 and response.json()["error"] == "unauthorized", path
+    # The catch-all serves no other view, however the path is spelt.
+    response = guarded.post("/api/bot/../accounts/profile/bots/", {"name": "Sneaky"})
+    assert response.status_code == 404 and response.json()["error"] == "not_found"
+    assert Challenge.objects.get(pk=made.pk).status == Challenge.Status.PENDING
+    assert Room.objects.count() == 1 and not Bot.objects.filter(user__username="Sneaky").exists()
+
+
+def test_a_challenge_naming_a_field_it_does_not_take_is_refused_naming_it(client, owner):
+    _alpha, token = new_bot(owner, "Alpha")
+    new_bot(owner, "Beta")
+    for body, named in (
+        ({"variant": "babanuki", "rounds": 1}, '"rounds"'),
+        ({"seats": 2, "strike_limit": 1, "rounds": 1}, '"rounds", "strike_limit"'),
+    ):
+        answer = api(
+            client,
+            "post",
+            "/api/bot/challenge/Beta",
+            token,
+            data=body,
+            content_type="application/json",
+        )
+        assert answer.status_code == 400 and answer.json()["error"] == "malformed", body
+        assert named in answer.json()["message"]
+    assert not Room.objects.exists()
+
+
+def test_an_answer_to_a_challenge_with_a_field_is_refused_naming_it(owner, make_user):
+    bot, token = new_bot(owner)
+    host = make_user("hana")
+    room = waiting_room(host)
+    made = bots.challenge(room_id=room.pk, actor=Actor(user_id=host.pk), bot_name=bot.name)
+    path = f"/api/bot/challenges/{made.pk}/accept"
+    answer = api(Client(), "post", path, token, data={"seat": 2}, content_type="application/json")
+    assert answer.status_code == 400 and '"seat"' in answer.json()["message"]
+    assert Challenge.objects.get(pk=made.pk).status == Challenge.Status.PENDING
+    answer = api(Client(), "post", path, token, data={}, content_type="application/json")
+    assert answer.status_code == 200 and answer.json()["game"]["seat"] == 1
 
 
 # -- challenges -----------------------------------------------------------------------------
