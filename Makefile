@@ -24,9 +24,15 @@ $(TEST_STAMP): pyproject.toml requirements.lock | $(VENV)/bin/python
 	$(BIN)/python -m pip install -q -c requirements.lock -e '.[test]'
 	@touch $(RUN_STAMP) $(TEST_STAMP)
 
+# Where `make run` listens: `make run PORT=8001`, `make run HOST=0.0.0.0` (other machines
+# too: add the name they use to ALLOWED_HOSTS). Set on make's command line only: a PORT or
+# HOST the environment happens to have (a platform's, a shell's) does not move the site.
+HOST = 127.0.0.1
+PORT = 8000
+
 run: $(RUN_STAMP)
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # pytest runs in parallel workers (pytest-xdist; what each keeps to itself: tests/workers.py).
 # The suite mostly waits (on servers, browsers, sockets), so more workers than cores pay.
