@@ -62,6 +62,20 @@ def stale_move() -> ActionError:
     )
 
 
+def ahead_move() -> ActionError:
+    """A move the room has not reached: no race on one socket (it sent the client every
+    move the client can name), but a client naming the move it wants rather than the one
+    it answers (a ``next_round`` naming the round to deal instead of the round just over).
+    The same code as ``stale_move``, a message that says what to do."""
+    return ActionError(
+        "stale_version",
+        _(
+            "That names a move the table has not reached: copy the match, the round and "
+            "the draws from the latest state (next_round names the round just over)."
+        ),
+    )
+
+
 def match_over() -> ActionError:
     return ActionError("match_over", _("The match is over."))
 
@@ -88,12 +102,18 @@ def bad_position() -> ActionError:
 def stale(at: dict | None, now: dict) -> ActionError | None:
     """Refused when ``at`` (what the player saw) names another move than ``now``
     (``ply``): each field it gives is checked; ``None`` (the server's own call) checks
-    nothing. Presence and spectators never move a ply, so they never make a click stale."""
+    nothing. Presence and spectators never move a ply, so they never make a click stale.
+    A move ahead of ``now`` gets ``ahead_move``'s message, an earlier one ``stale_move``'s."""
     if at is None:
         return None
-    if any(field in at and at[field] != now[field] for field in PLY_FIELDS):
-        return stale_move()
-    return None
+    named = [field for field in PLY_FIELDS if field in at]
+    if all(at[field] == now[field] for field in named):
+        return None
+    if all(isinstance(now[field], int) for field in named) and (
+        tuple(at[field] for field in named) > tuple(now[field] for field in named)
+    ):
+        return ahead_move()
+    return stale_move()
 
 
 def drawing(
