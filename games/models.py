@@ -304,6 +304,13 @@ class Bot(models.Model):
     #: The SHA-256 of its API token, hex; empty while it has none (revoked).
     token_hash = models.CharField(max_length=64, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: The event stream that holds the bot (one at a time: ``games.realtime.streams``),
+    #: its id; empty while none does.
+    stream = models.CharField(max_length=16, blank=True)
+    #: Until when that stream counts as open (each keep-alive moves it on): the bot is
+    #: online while it is in the future. Indexed, so that listing the bots online reads
+    #: those only, however many bots there are (``selectors.online_bots``).
+    online_until = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
         ordering = ["user__username"]

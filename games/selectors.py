@@ -337,20 +337,26 @@ def bots_of(owner_id: int) -> list:
     return list(Bot.objects.select_related("user").filter(owner_id=owner_id))
 
 
-def online_bots(limit: int = 50) -> list:
-    """Bots whose event stream is open now, by name."""
+def _online():
+    """The bots with a token whose event stream holds them now (``games.realtime.streams``)."""
     from games.models import Bot
-    from games.realtime import streams
 
-    bots = list(Bot.objects.select_related("user").exclude(token_hash=""))
-    online = streams.online(b.pk for b in bots)
-    return [b for b in bots if b.pk in online][:limit]
+    return Bot.objects.filter(online_until__gt=timezone.now()).exclude(token_hash="")
+
+
+def online_bots(limit: int = 50) -> list:
+    """Bots whose event stream is open now, by name: at most ``limit``, read through the
+    index on ``online_until`` (the bots online only), however many bots there are."""
+    return list(_online().select_related("user").order_by("user__username")[:limit])
 
 
 def bot_online(bot_id: int) -> bool:
-    from games.realtime import streams
+    return _online().filter(pk=bot_id).exists()
 
-    return bot_id in streams.online([bot_id])
+
+def bots_online(bot_ids) -> set[int]:
+    """Those of ``bot_ids`` whose event stream is open now."""
+    return set(_online().filter(pk__in=list(bot_ids)).values_list("pk", flat=True))
 
 
 def bot_games(bot_id: int) -> list[tuple[Room, int]]:

@@ -214,7 +214,7 @@ async def stream(request):
     bot = await in_worker(_bot)(request)
     if bot is None:
         return _unauthorized()
-    stream_id = await in_worker(streams.claim)(bot.pk)
+    stream_id = await in_worker(streams.claim)(bot.pk, bot.token_hash)
     if stream_id is None:
         return _refusal(
             429,
@@ -252,10 +252,7 @@ def _line(request, event: dict) -> bytes:
 
 def _still_valid(bot_id: int, token_hash: str, stream_id: str) -> bool:
     """The stream goes on while its token is the bot's and the stream the bot's one."""
-    from games.models import Bot
-
-    current = Bot.objects.filter(pk=bot_id).values_list("token_hash", flat=True).first()
-    return current == token_hash and streams.refresh(bot_id, stream_id)
+    return streams.refresh(bot_id, stream_id, token_hash)
 
 
 async def _lines(request, bot, stream_id: str):
@@ -282,7 +279,7 @@ async def _lines(request, bot, stream_id: str):
                     yield _line(request, message["event"])
             if loop.time() >= check_at:  # however busy the stream, every keep-alive
                 if not await in_worker(_still_valid)(bot.pk, bot.token_hash, stream_id):
-                    return  # revoked, or its key expired and another stream took it
+                    return  # revoked, or its hold lapsed and another stream took the bot
                 yield b"\n"
                 check_at = loop.time() + keepalive
     finally:
@@ -293,7 +290,7 @@ async def _lines(request, bot, stream_id: str):
         with contextlib.suppress(Exception):
             await layer.group_discard(group, channel)
         await forget_channel(layer, channel)
-        with contextlib.suppress(Exception):  # the cache is away: the key expires anyway
+        with contextlib.suppress(Exception):  # the database is away: the hold lapses anyway
             await in_worker(streams.release)(bot.pk, stream_id)
 
 

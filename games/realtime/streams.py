@@ -1,50 +1,43 @@
-"""Which bots have their event stream open: one stream per bot, counted in the shared
-cache (Redis in production), so the same in every process.
+"""Which bots have their event stream open: one stream per bot, held in the bot's row
+(``Bot.stream``, ``Bot.online_until``: ``games.services.bots``), so the same in every
+process, with or without Redis.
 
-A stream claims its bot's key when it opens and refreshes it with every keep-alive line;
-a process that dies without closing its streams leaves keys that expire after three
+A stream claims its bot when it opens and holds it a little longer with every keep-alive
+line; a process that dies without closing its streams leaves holds that lapse after three
 keep-alives, so the bot is offline again (and may open a new stream) within seconds.
+While a hold lasts the bot is online: listing the bots online reads the indexed
+``online_until`` (``selectors.online_bots``), whatever the number of bots.
 """
 
 from __future__ import annotations
 
-import math
-import secrets
-
 from django.conf import settings
-from django.core.cache import cache
+
+from games import selectors
+from games.services import bots
 
 
-def _key(bot_id: int) -> str:
-    return f"bot-stream:{bot_id}"
+def _ttl() -> float:
+    return max(2.0, 3 * settings.BOT_KEEPALIVE_SECONDS)
 
 
-def _ttl() -> int:
-    # Whole seconds: the Redis cache drops a fraction (a timeout of 0.6 s would be 0).
-    return max(2, math.ceil(3 * settings.BOT_KEEPALIVE_SECONDS))
+def claim(bot_id: int, token: str | None = None) -> str | None:
+    """This stream's hold on ``bot_id`` (opened with the token whose hash is ``token``,
+    when given: only while it is still the bot's): its id, or None while another stream
+    holds the bot."""
+    return bots.claim_stream(bot_id, _ttl(), token)
 
 
-def claim(bot_id: int) -> str | None:
-    """This process's stream for ``bot_id``: its id, or None while another is open."""
-    stream = secrets.token_hex(8)
-    return stream if cache.add(_key(bot_id), stream, _ttl()) else None
-
-
-def refresh(bot_id: int, stream: str) -> bool:
-    """Keep ``stream`` the bot's; False when it is not (any more)."""
-    if cache.get(_key(bot_id)) != stream:
-        return False
-    cache.set(_key(bot_id), stream, _ttl())
-    return True
+def refresh(bot_id: int, stream: str, token: str | None = None) -> bool:
+    """Keep ``stream`` the bot's; False when it is not (any more), or the bot's token is
+    not ``token`` any more."""
+    return bots.keep_stream(bot_id, stream, _ttl(), token)
 
 
 def release(bot_id: int, stream: str) -> None:
-    if cache.get(_key(bot_id)) == stream:
-        cache.delete(_key(bot_id))
+    bots.release_stream(bot_id, stream)
 
 
 def online(bot_ids) -> set[int]:
     """Those of ``bot_ids`` whose stream is open."""
-    ids = list(bot_ids)
-    found = cache.get_many([_key(i) for i in ids])
-    return {i for i in ids if _key(i) in found}
+    return selectors.bots_online(bot_ids)

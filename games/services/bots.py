@@ -12,11 +12,14 @@ to its group after the change commits (``games.realtime.broadcast.bot_event``).
 from __future__ import annotations
 
 import math
+import secrets
 import time
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -83,18 +86,54 @@ def _owned(owner_id: int, bot_id: object) -> Bot:
 
 
 def new_token(*, owner_id: int, bot_id: object) -> tuple[Bot, str]:
-    """A new token for the owner's bot: the old one stops working at once."""
+    """A new token for the owner's bot: the old one stops working at once, and the bot is
+    offline (a stream opened with the new token is not refused as a second one)."""
     bot = _owned(owner_id, bot_id)
     token = new_bot_token()
-    Bot.objects.filter(pk=bot.pk).update(token_hash=token_hash(token))
+    Bot.objects.filter(pk=bot.pk).update(token_hash=token_hash(token), stream="", online_until=None)
     return bot, token
 
 
 def revoke_token(*, owner_id: int, bot_id: object) -> Bot:
-    """The owner's bot has no token from now on (its open stream ends at its next line)."""
+    """The owner's bot has no token from now on (its open stream ends at its next line),
+    and is offline."""
     bot = _owned(owner_id, bot_id)
-    Bot.objects.filter(pk=bot.pk).update(token_hash="")
+    Bot.objects.filter(pk=bot.pk).update(token_hash="", stream="", online_until=None)
     return bot
+
+
+# -- event streams ------------------------------------------------------------------------
+#
+# One stream per bot, held in the bot's row (``stream``, ``online_until``), so the same in
+# every process and without Redis: ``games.realtime.streams`` says when to call these.
+
+
+def claim_stream(bot_id: int, seconds: float, token: str | None = None) -> str | None:
+    """A new stream's hold on ``bot_id`` for ``seconds`` (while its token is ``token``,
+    when given): its id, or None while another stream holds the bot. One statement, so
+    two streams opening at once in two processes never both hold it."""
+    stream = secrets.token_hex(8)
+    now = timezone.now()
+    free = Q(online_until__isnull=True) | Q(online_until__lte=now)
+    held = Bot.objects.filter(free, pk=bot_id)
+    if token is not None:
+        held = held.filter(token_hash=token).exclude(token_hash="")
+    changed = held.update(stream=stream, online_until=now + timedelta(seconds=seconds))
+    return stream if changed else None
+
+
+def keep_stream(bot_id: int, stream: str, seconds: float, token: str | None = None) -> bool:
+    """``stream`` holds the bot ``seconds`` more: False when it does not hold it any more
+    (its hold lapsed and another stream took the bot, or the token is not ``token``)."""
+    held = Bot.objects.filter(pk=bot_id, stream=stream)
+    if token is not None:
+        held = held.filter(token_hash=token)
+    return held.update(online_until=timezone.now() + timedelta(seconds=seconds)) == 1
+
+
+def release_stream(bot_id: int, stream: str) -> None:
+    """``stream`` ended: the bot is offline, unless another stream holds it by now."""
+    Bot.objects.filter(pk=bot_id, stream=stream).update(stream="", online_until=None)
 
 
 # -- limits -------------------------------------------------------------------------------
