@@ -359,6 +359,14 @@ def bots_online(bot_ids) -> set[int]:
     return set(_online().filter(pk__in=list(bot_ids)).values_list("pk", flat=True))
 
 
+def bot_token_is(bot_id: int, token: str) -> bool:
+    """Whether ``token`` (a token's hash) is still the bot's: a socket or stream that
+    checked its token before joining the bot's token group checks again after."""
+    from games.models import Bot
+
+    return bool(token) and Bot.objects.filter(pk=bot_id, token_hash=token).exists()
+
+
 def bot_games(bot_id: int) -> list[tuple[Room, int]]:
     """The rooms waiting or playing where the bot holds a seat (not one it left), with
     the seat."""

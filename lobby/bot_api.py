@@ -33,7 +33,7 @@ from django.views.decorators.csrf import csrf_exempt
 from games import selectors
 from games.errors import ActionError
 from games.realtime import streams
-from games.realtime.broadcast import bot_group
+from games.realtime.broadcast import bot_group, token_group
 from games.realtime.layers import forget_channel
 from games.realtime.workers import in_worker
 from games.services import bots
@@ -261,6 +261,11 @@ async def _lines(request, bot, stream_id: str):
     group, waiting = bot_group(bot.pk), None
     try:
         await layer.group_add(group, channel)
+        # Its token revoked or replaced, the stream ends at once (broadcast.token_revoked);
+        # checked again once listening, for a revoke whose message went out before.
+        await layer.group_add(token_group(bot.pk), channel)
+        if not await in_worker(selectors.bot_token_is)(bot.pk, bot.token_hash):
+            return
         yield b"\n"  # the answer's headers go out at once, before any event
         for event in await in_worker(_first_lines)(request, bot):
             yield _line(request, event)
@@ -277,6 +282,8 @@ async def _lines(request, bot, stream_id: str):
                 message, waiting = waiting.result(), None
                 if message.get("type") == "bot.event":
                     yield _line(request, message["event"])
+                elif message.get("type") == "bot.revoked" and message["token"] == bot.token_hash:
+                    return
             if loop.time() >= check_at:  # however busy the stream, every keep-alive
                 if not await in_worker(_still_valid)(bot.pk, bot.token_hash, stream_id):
                     return  # revoked, or its hold lapsed and another stream took the bot
@@ -289,6 +296,7 @@ async def _lines(request, bot, stream_id: str):
                 await waiting
         with contextlib.suppress(Exception):
             await layer.group_discard(group, channel)
+            await layer.group_discard(token_group(bot.pk), channel)
         await forget_channel(layer, channel)
         with contextlib.suppress(Exception):  # the database is away: the hold lapses anyway
             await in_worker(streams.release)(bot.pk, stream_id)

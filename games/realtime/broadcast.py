@@ -148,6 +148,20 @@ def bot_event(bot_id: int, event: dict) -> None:
     _group_send(bot_group(bot_id), {"type": "bot.event", "event": event})
 
 
+def token_group(bot_id: int) -> str:
+    """The group every socket and event stream opened with a bot's token listens on, to
+    close as soon as that token is revoked or replaced (``token_revoked``)."""
+    return f"bot-token.{bot_id}"
+
+
+def token_revoked(bot_id: int, token_hash: str) -> None:
+    """After the commit that revoked or replaced the bot's token ``token_hash``: every
+    socket and stream opened with that token closes, in whichever process it is
+    (``config.bot_sockets``, ``lobby.bot_api.stream``); those opened with a newer token
+    stay open."""
+    _group_send(token_group(bot_id), {"type": "bot.revoked", "token": token_hash})
+
+
 def lobby_changed() -> None:
     """Send the listed rooms waiting for players to every lobby socket."""
     from games.selectors import lobby_rooms

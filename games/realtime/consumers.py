@@ -195,7 +195,15 @@ class TableConsumer(limits.LimitedSocket):
             if refused is not None:
                 raise refused
         room, actor, at = self.room_id, self.actor, ply(action)
-        await in_worker(lambda: answer(room, actor, at, action))()
+        # A bot's socket acts only while its token is the bot's (config/bot_sockets.py):
+        # checked again as the change commits, for a frame that races the token's revoke.
+        bot = self.scope.get("bot")
+        token = (bot, self.scope["bot_token"]) if bot is not None else None
+
+        def act():
+            return services.with_token(token, lambda: answer(room, actor, at, action))
+
+        await in_worker(act)()
 
     async def dispatch(self, message):
         # Channels closes stale database connections before every message, a thread hop

@@ -13,6 +13,7 @@ public surface.
 
 from games.identity import Actor
 from games.services.accounts import claim_guest_games
+from games.services.change import with_token
 from games.services.limits import room_creation
 from games.services.play import computer_turn, draw, end_unfinished, leave_match, resign
 from games.services.presence import (
@@ -59,4 +60,5 @@ __all__ = [
     "start_match",
     "sweep_stale_presences",
     "sweep_stale_watchers",
+    "with_token",
 ]

@@ -86,20 +86,39 @@ def _owned(owner_id: int, bot_id: object) -> Bot:
 
 
 def new_token(*, owner_id: int, bot_id: object) -> tuple[Bot, str]:
-    """A new token for the owner's bot: the old one stops working at once, and the bot is
-    offline (a stream opened with the new token is not refused as a second one)."""
+    """A new token for the owner's bot: the old one stops working at once
+    (``_replace_token``)."""
     bot = _owned(owner_id, bot_id)
     token = new_bot_token()
-    Bot.objects.filter(pk=bot.pk).update(token_hash=token_hash(token), stream="", online_until=None)
+    _replace_token(bot, token_hash(token))
     return bot, token
 
 
 def revoke_token(*, owner_id: int, bot_id: object) -> Bot:
-    """The owner's bot has no token from now on (its open stream ends at its next line),
-    and is offline."""
+    """The owner's bot has no token from now on (``_replace_token``)."""
     bot = _owned(owner_id, bot_id)
-    Bot.objects.filter(pk=bot.pk).update(token_hash="", stream="", online_until=None)
+    _replace_token(bot, "")
     return bot
+
+
+def _replace_token(bot: Bot, new_hash: str) -> None:
+    """The bot's token is ``new_hash`` from now on, and the one it replaces stops working
+    at once: once committed, every socket and event stream opened with it, in every
+    process, is told to close (``broadcast.token_revoked``); a frame of such a socket
+    still on its way commits nothing (``change.with_token`` checks the token in the
+    frame's own statement, and the row lock taken here waits for one being written).
+    The bot is offline at once (its stream's claim goes with the token), so a stream
+    opened with the new token is not refused as a second one."""
+    with transaction.atomic():
+        old = (
+            Bot.objects.select_for_update()
+            .filter(pk=bot.pk)
+            .values_list("token_hash", flat=True)
+            .first()
+        )
+        Bot.objects.filter(pk=bot.pk).update(token_hash=new_hash, stream="", online_until=None)
+        if old:
+            broadcast.after_commit(lambda: broadcast.token_revoked(bot.pk, old))
 
 
 # -- event streams ------------------------------------------------------------------------

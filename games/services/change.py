@@ -13,6 +13,7 @@ reads the room and its seats in one statement and writes everything in one more:
 from __future__ import annotations
 
 from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 
 from django.db import transaction
@@ -25,6 +26,26 @@ from games.realtime import broadcast, schedule
 from games.refusals import PLY_FIELDS
 from games.services import resident, sql
 from games.state import room_state
+
+#: The bot's token a socket's frame acts with (the bot's id and the token's hash), while
+#: its service runs (``with_token``).
+_token: ContextVar[tuple[int, str] | None] = ContextVar("bot_token", default=None)
+
+
+def with_token(token: tuple[int, str] | None, do):
+    """``do()`` for a frame of a socket opened with a bot's token (``token``: the bot's id
+    and the token's hash; None for any other socket): a change it makes commits only
+    while that token is still the bot's, checked in the commit's own statement
+    (``sql.while_token``). A token revoked or replaced commits either before the change,
+    which is then refused as ``stale_version``, or after it: a frame still on its way as
+    its socket is closed for the revoke is never applied after it."""
+    if token is None:
+        return do()
+    reset = _token.set(token)
+    try:
+        return do()
+    finally:
+        _token.reset(reset)
 
 
 class Change:
@@ -73,6 +94,9 @@ class Change:
         # that took its key (SQLite reuses keys once rows are deleted).
         where = {"version": before, **({"code": room.code} if self.guarded else {})}
         swap = sql.update_statement(room, fields, where=where)
+        token = _token.get()
+        if token is not None:  # a bot's frame: only while its token is the bot's
+            swap = sql.while_token(swap, *token)
         if sql.execute(swap, riders=self.writes, guarded=self.guarded) != 1:
             room.version = before  # someone else changed the room first
             raise ActionError("stale_version", _("The table changed before this action."))

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import DatabaseError, OperationalError, connection, transaction
 from django.utils import timezone
 
-from games.models import Room, Seat
+from games.models import Bot, Room, Seat
 from games.rows import build, columns, model_field, table
 
 
@@ -81,6 +81,21 @@ def update_statement(obj, names: list[str], *, where: dict | None = None) -> Sta
     conditions = "".join(f' AND "{column}" = %s' for column in where or {})
     sql = f'UPDATE "{model._meta.db_table}" SET {assignments} WHERE "id" = %s{conditions}'
     return sql, [*values, obj.pk, *(where or {}).values()]
+
+
+def while_token(statement: Statement, bot_id: int, token: str) -> Statement:
+    """``statement`` (an UPDATE) changing nothing unless ``token`` (a token's hash) is
+    still the bot's. On PostgreSQL the bot's row is share-locked until the transaction
+    ends: a revoke, which locks the row to write it, waits for this change to commit, and
+    a change that comes while a revoke is being written waits for it and then finds the
+    token gone. SQLite writes one transaction at a time."""
+    lock = " FOR SHARE" if connection.features.has_select_for_update else ""
+    sql, params = statement
+    sql += (
+        f' AND EXISTS (SELECT 1 FROM "{Bot._meta.db_table}" WHERE "{Bot._meta.pk.column}" = %s'
+        f' AND "{Bot._meta.get_field("token_hash").column}" = %s{lock})'
+    )
+    return sql, [*params, bot_id, token]
 
 
 def update(obj, names: list[str], *, where: dict | None = None) -> int:

@@ -4,22 +4,26 @@ against a person and the built-in computer, and against another bot; the stream 
 token socket refuse what they must."""
 
 import asyncio
+import contextlib
 import json
 import threading
+import time
 import urllib.error
 import urllib.request
 
 import pytest
+from channels.db import database_sync_to_async
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from games import selectors, services
+from games.engine.view import view_for
 from games.models import Bot, Challenge, Draw, Room, Seat
 from games.realtime import streams
 from games.services import bots
 from tests.games.conftest import make_session, make_user
 from tests.rooms import friends_room
-from tests.system.conftest import Client, needs_services, play
+from tests.system.conftest import Client, needs_services, play, ply
 from tools.bots.random_bot import Bot as RandomBot
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
@@ -242,3 +246,94 @@ def test_a_seated_bots_token_socket_needs_no_origin_nor_cookie_and_sees_its_seat
     for state in asyncio.run(scenario()):
         assert state["type"] == "state" and state["you"] == [1]
         assert state["seats"][1]["bot"] and state["seats"][1]["name"] == "Seated"
+
+
+def bot_to_draw(host, bot_id: int) -> Room:
+    """A match of two started: ``host`` in seat 0, the bot in seat 1 and to draw now (the
+    host draws first when the deal says so)."""
+    room = friends_room(host, seats=2)
+    held = streams.claim(bot_id)  # online for the invitation; the test opens its stream
+    name = Bot.objects.get(pk=bot_id).name
+    made = bots.challenge(room_id=room.pk, actor=services.Actor(user_id=host.pk), bot_name=name)
+    bots.accept(bot=Bot.objects.get(pk=bot_id), challenge_id=made.pk)
+    streams.release(bot_id, held)
+    actor = services.Actor(user_id=host.pk)
+    services.start_match(room_id=room.pk, actor=actor)
+    seen = view_for(selectors.snapshot(room.pk), actor)
+    if seen["acting"] == 0:
+        services.draw(room_id=room.pk, actor=actor, position=0, at=ply(seen, "draw"))
+    return room
+
+
+async def closed_after(socket, since: float, bound: float = 10) -> tuple[int | None, float]:
+    """The code the server closed ``socket`` with (None: not closed within ``bound``
+    seconds of ``since``), and how long after ``since`` it was; what comes meanwhile is
+    read and dropped."""
+    try:
+        while True:
+            await asyncio.wait_for(socket.recv(), max(0.0, since + bound - time.monotonic()))
+    except ConnectionClosed as closed:
+        return (closed.rcvd.code if closed.rcvd else None), time.monotonic() - since
+    except TimeoutError:
+        return None, time.monotonic() - since
+
+
+async def ended_after(stream: Stream, since: float, bound: float = 10) -> tuple[bool, float]:
+    ended = await asyncio.to_thread(stream.ended.wait, max(0.0, since + bound - time.monotonic()))
+    return ended, time.monotonic() - since
+
+
+@pytest.mark.parametrize("how", ["revoke", "new token"])
+def test_a_revoked_or_replaced_token_closes_its_sockets_and_stream_in_every_process_at_once(
+    servers, how
+):
+    one, two = servers("one"), servers("two")
+    owner = make_user("ann")
+    bot_id, token = make_bot(owner, "Revoked")
+    room = bot_to_draw(owner, bot_id)
+    stream = Stream(two, token)
+    wait_until(lambda: selectors.bot_online(bot_id))
+    headers = {"Authorization": f"Bearer {token}"}
+
+    async def socket(server, token_headers):
+        url = f"ws://127.0.0.1:{server.port}/ws/rooms/{room.code}/"
+        opened = await connect(url, additional_headers=token_headers, open_timeout=30)
+        return opened, json.loads(await asyncio.wait_for(opened.recv(), 30))
+
+    async def scenario():
+        (first, state), (second, _) = await socket(one, headers), await socket(two, headers)
+        assert state["acting"] == 1, "the bot's turn"
+        since = time.monotonic()
+        if how == "revoke":
+            await database_sync_to_async(bots.revoke_token)(owner_id=owner.pk, bot_id=bot_id)
+        else:
+            _bot, new = await database_sync_to_async(bots.new_token)(
+                owner_id=owner.pk, bot_id=bot_id
+            )
+        with contextlib.suppress(ConnectionClosed):  # closed already: not sent at all
+            await first.send(json.dumps({"type": "draw", **ply(state, "draw"), "position": 0}))
+        ends = await asyncio.gather(
+            closed_after(first, since), closed_after(second, since), ended_after(stream, since)
+        )
+        if how == "new token":  # the new token opens a socket and a stream at once
+            fresh, seen = await socket(two, {"Authorization": f"Bearer {new}"})
+            await fresh.send(json.dumps({"type": "ping", "ref": "still-open"}))
+            while json.loads(await asyncio.wait_for(fresh.recv(), 30)).get("ref") != "still-open":
+                pass
+            await fresh.close()
+            assert seen["you"] == [1] and seen["round"]["draws"] == state["round"]["draws"]
+            again = await asyncio.to_thread(Stream, one, new)
+            again.close()
+        return state, ends
+
+    try:
+        state, (first, second, (ended, after)) = asyncio.run(scenario())
+    finally:
+        stream.close()
+    assert first[0] == second[0] == 4401, (first, second)
+    assert ended, "the stream went on after its token was revoked"
+    print(f"closed after {first[1]:.3f} s and {second[1]:.3f} s; stream ended after {after:.3f} s")
+    assert max(first[1], second[1], after) < 1.0
+    # The draw sent after the revoke was not applied.
+    assert Draw.objects.filter(round__match__room=room).count() == state["round"]["draws"]
+    assert not Draw.objects.filter(round__match__room=room, drawer=1).exists()
