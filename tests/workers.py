@@ -74,6 +74,8 @@ def keep_to_this_worker(settings) -> None:
     """Point the test process's Redis use (and its servers', through the environment) at
     this worker's database and prefix; called once, before any test touches Redis."""
     if not WORKER:
+        # A serial run: its servers take the prefix (tests.live_settings), so must it.
+        settings.CHANNEL_LAYERS = use_prefix(settings.CHANNEL_LAYERS)
         return
     url = os.environ.get("REDIS_URL")
     if url:
