@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, re_path
 
-from lobby import bot_api, bot_pages, views
+from lobby import bot_api, bot_pages, guides, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -38,6 +38,11 @@ urlpatterns = [
     path("accounts/profile/bots/<int:bot_id>/token/", bot_pages.token, name="bot_token"),
     path("accounts/profile/bots/<int:bot_id>/revoke/", bot_pages.revoke, name="bot_revoke"),
     path("bots/<str:name>/", bot_pages.bot_page, name="bot"),
+    # The bot API's guides, from docs/ (lobby/guides.py): outside bots/<name>/, so that
+    # no bot's name can take their place.
+    path("docs/bots/", guides.bot_guide, name="bot_guide"),
+    path("docs/protocol/", guides.protocol_guide, name="protocol_guide"),
+    path("docs/bots/random_bot.py", guides.reference_bot, name="reference_bot"),
     path("r/<str:code>/invite-bot/", bot_pages.invite, name="invite_bot"),
     # The bot API (docs/bots.md): JSON, a bot's token in the Authorization header.
     path("api/bot/account", bot_api.account, name="bot_api_account"),

@@ -58,6 +58,8 @@ def pages(keeper) -> dict[str, str]:
         "a replay": f"/replay/{keeper['round'].replay_id}/",
         "an invitation": f"/join/{invitation.token}/",
         "profile": "/accounts/profile/",
+        "the bot API's guide": "/docs/bots/",
+        "the table's protocol": "/docs/protocol/",
         "password change": "/accounts/password/",
         "the telemetry dashboard": "/staff/telemetry/",
         "the admin": "/admin/",

@@ -5,7 +5,8 @@ favicon included), a compact header with the current page marked, the language m
 each language's own words, disabled buttons that look disabled, and no serious axe issue.
 The pages that name seats (the lobby, the invitation, the room page with computers) name
 each once, as the table does, never "Clara (computer, easy)"; the rules page does not
-scroll sideways on a phone."""
+scroll sideways on a phone, nor do the bot API's guides, whose code blocks and tables
+scroll inside themselves."""
 
 from datetime import timedelta
 
@@ -144,6 +145,21 @@ SIDEWAYS = """(selector) => {
 }"""
 
 
+#: Whether the page scrolls sideways; the code blocks and tables of a guide that are
+#: wider than the page (none may be) and those that scroll inside themselves.
+GUIDE_SIDEWAYS = """() => {
+  const root = document.documentElement;
+  const text = document.querySelector(".guide-text");
+  const boxes = [...text.querySelectorAll("pre, .table-scroll")];
+  const right = text.getBoundingClientRect().right + 1;
+  return {
+    page: root.scrollWidth > root.clientWidth + 1,
+    wider: boxes.filter((b) => b.getBoundingClientRect().right > right).length,
+    scrolling: boxes.filter((b) => b.scrollWidth > b.clientWidth + 1).length,
+  };
+}"""
+
+
 def check_page(page, name, size, scheme, locale, missing):
     """What every page must show, then its photograph."""
     if name in ("lobby", "join", "room", "resigned"):
@@ -161,6 +177,11 @@ def check_page(page, name, size, scheme, locale, missing):
         # The balanced deals' table fits a phone without scrolling sideways, as the page.
         sideways = page.evaluate(SIDEWAYS, "table.dealing.balanced")
         assert sideways == {"page": False, "table": False}, (size, locale, sideways)
+    if name in ("bot-guide", "protocol"):
+        sideways = page.evaluate(GUIDE_SIDEWAYS)
+        assert not sideways["page"] and sideways["wider"] == 0, (name, size, locale, sideways)
+        if size == "phone":  # the wide examples scroll, inside their own boxes
+            assert sideways["scrolling"] > 0, (name, locale, sideways)
     header = page.locator(".site-header").bounding_box()
     assert header["height"] <= HEADER_MAX[size], (name, size, header["height"])
     assert page.locator("#language-select option").all_text_contents() == LANGUAGE_NAMES
@@ -182,6 +203,8 @@ def test_every_page_looks_designed(site, new_page, world, locale, size):
         "new-game": "/new/",
         "profile": "/accounts/profile/",
         "rules": "/rules/",
+        "bot-guide": "/docs/bots/",
+        "protocol": "/docs/protocol/",
         "join": world["invitation"],
         "room": world["room"],
         "resigned": world["resigned"],
