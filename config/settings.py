@@ -257,10 +257,19 @@ LOGGING = {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stdout",
             "formatter": "line",
+            # Invitation tokens, replay ids and t= tokens masked before any line is written.
+            "filters": ["mask_secrets"],
         }
     },
-    "filters": {"layer_outage": {"()": "games.realtime.outages.LayerOutageFilter"}},
+    "filters": {
+        "layer_outage": {"()": "games.realtime.outages.LayerOutageFilter"},
+        "mask_secrets": {"()": "config.log_masking.MaskSecrets"},
+    },
     "loggers": {
+        # Django's defaults (django.utils.log.DEFAULT_LOGGING) give these two handlers of
+        # their own, without the mask: their records go through the console above instead.
+        "django": {"handlers": []},
+        "django.server": {"handlers": ["console"], "propagate": False},
         "channels_redis.pubsub": {"filters": ["layer_outage"]},
         "asyncio": {"filters": ["layer_outage"]},
     },

@@ -122,7 +122,8 @@ supervisor_pid() {  # the pid of a running `run` (foreground or started), or not
 prepare() {
   install_locked
   [[ "$WEB_PROCESSES" =~ ^[1-9][0-9]*$ ]] || die "WEB_PROCESSES must be a number, not $WEB_PROCESSES"
-  mkdir -p "$RUN" "$LOG" "$PROD_DIR/nginx/tmp" "$PROD_DIR/tls" "$ACME_ROOT"
+  mkdir -p "$RUN" "$PROD_DIR/nginx/tmp" "$PROD_DIR/tls" "$ACME_ROOT"
+  log_files
 
   [ -x "$(nginx_bin)" ] || apt_install nginx
   command -v openssl >/dev/null || apt_install openssl
@@ -381,6 +382,17 @@ write_env() {  # what the processes run with, for tools that want the same datab
   )
 }
 
+# The logs quote what requests asked for, so only root (or the user running the site) reads
+# them: the directory 0750, its files 0640, those of earlier releases (0755, 0644) included.
+# The supervisor runs under umask 027 (serve), so what nginx makes anew after a rotation
+# is 0640 too.
+log_files() {
+  (umask 027 && mkdir -p "$LOG")
+  chmod 750 "$LOG"
+  (umask 027 && : >>"$LOG/prod.log" && : >>"$LOG/nginx-error.log")
+  find "$LOG" -maxdepth 1 -type f -name '*.log*' -exec chmod 640 {} +
+}
+
 tls_paths() {  # CERT and KEY: the operator's, or the self-signed pair prepare() makes
   if [ -n "${TLS_CERT:-}" ] || [ -n "${TLS_KEY:-}" ]; then
     CERT=${TLS_CERT:-} KEY=${TLS_KEY:-}
@@ -448,11 +460,13 @@ http {
     include /etc/nginx/mime.types;
     default_type application/octet-stream;
     # Access lines name the path without its query string (a table socket's ?t= and a
-    # private room page's carry the room's token), mask /join/<token>/, and leave the
-    # Referer out (a page's address carries the token too). Then the whole time, and the
-    # Daphne processes tried with what each answered and how long each took (a process
-    # restarting shows as one refused, "502", before the one that answered).
-    map \$uri \$logged_uri { "~^/join/" "/join/-/"; default \$uri; }
+    # private room page's carry the room's token), mask /join/<token>/ and /replay/<id>/
+    # (the only key to an unlisted room's round), and leave the Referer out (a page's
+    # address carries the token too). Then the whole time, and the Daphne processes tried
+    # with what each answered and how long each took (a process restarting shows as one
+    # refused, "502", before the one that answered). Django's own lines mask the same
+    # (config/log_masking.py).
+    map \$uri \$logged_uri { "~^/join/" "/join/-/"; "~^/replay/" "/replay/-/"; default \$uri; }
     log_format tokenless '\$remote_addr [\$time_local] "\$request_method \$logged_uri \$server_protocol" '
                          '\$status \$body_bytes_sent "\$http_user_agent" \$request_time '
                          'upstream=\$upstream_addr upstream_status=\$upstream_status '
@@ -653,6 +667,7 @@ stop_children() {
 
 serve() {  # foreground | background (output already redirected by `start`)
   local mode=$1 slot
+  umask 027  # the logs this makes, and nginx after a rotation, are 0640 (log_files)
   echo $$ >"$RUN/prod.pid"
   echo "$mode" >"$RUN/mode"
   trap 'say "stopping"; stop_children; exit 0' INT TERM
@@ -721,7 +736,7 @@ serve_prepared() {  # `serve`: what a service manager runs, each time it (re)sta
   [ -z "$(supervisor_pid)" ] || die "already running (scripts/prod.sh stop first)"
   [ -s "$STATIC_ROOT/staticfiles.json" ] && [ -r "$PROD_DIR/env" ] && { ! dropping || [ -L "$APP/venv" ]; } ||
     die "nothing prepared in $PROD_DIR: run scripts/prod.sh prepare (or upgrade) first"
-  mkdir -p "$RUN" "$LOG"
+  mkdir -p "$RUN"
   configure_nginx foreground
   serve foreground
 }
@@ -816,6 +831,7 @@ roll() {  # the Daphne processes one at a time, each serving again before the ne
 }
 
 configure_nginx() {  # MODE: nginx.conf written and checked
+  log_files
   tls_paths
   nginx_user
   write_nginx_conf "$1"

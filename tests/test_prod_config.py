@@ -203,11 +203,12 @@ def test_nginx_access_lines_name_no_query_string_referer_or_invitation_token(tmp
         "upstream=$upstream_addr upstream_status=$upstream_status "
         "upstream_time=$upstream_response_time"
     )
-    # ... and the invitation's path (/join/<token>/) is masked.
+    # ... and the invitation's path (/join/<token>/) and a replay's (/replay/<id>/) are masked.
     (masking,) = [d for d in http.block if d.name == "map" and d.args[1] == "$logged_uri"]
     assert masking.args[0] == "$uri"
     assert [(d.name, d.args) for d in masking.block] == [
         ('"~^/join/"', ['"/join/-/"']),
+        ('"~^/replay/"', ['"/replay/-/"']),
         ("default", ["$uri"]),
     ]
 

@@ -5,6 +5,7 @@ import asyncio
 import gzip
 import json
 import re
+import secrets
 import time
 import urllib.error
 import urllib.request
@@ -194,3 +195,28 @@ def test_a_bots_stream_and_token_socket_pass_through_nginx_and_no_log_names_the_
     assert script("stop", 60).returncode == 0  # every line written
     for path in (prod_dir / "log").glob("*.log"):
         assert token not in path.read_text() and other_token not in path.read_text(), path
+
+
+def test_no_log_line_names_a_join_token_or_replay_id_and_logs_are_0640_in_a_0750_directory(
+    prod,
+):
+    """A join POST without a CSRF cookie, and a replay that does not exist: Django warns
+    about both, naming the path; every handler masks what opens a seat or a round."""
+    token, replay_id = secrets.token_urlsafe(32), secrets.token_urlsafe(16)
+    status, _, body = fetch(f"{prod.base}/join/{token}/", b"name=Hana", {"Origin": prod.base})
+    assert status == 403 and b"Traceback" not in body
+    status, _, body = fetch(f"{prod.base}/replay/{replay_id}/")
+    assert status == 404 and b"Traceback" not in body
+    assert prod.script("stop", timeout=60).returncode == 0  # every line written
+    log_dir = prod.dir / "log"
+    logs = {path.name: path.read_text() for path in log_dir.iterdir()}
+    daphne = "".join(text for name, text in logs.items() if name.startswith("daphne-"))
+    assert "Forbidden (CSRF cookie not set.): /join/-/" in daphne
+    assert "Not Found: /replay/-/" in daphne
+    for name, text in logs.items():
+        assert token not in text and replay_id not in text, name
+        assert "Traceback" not in text, name
+    assert log_dir.stat().st_mode & 0o777 == 0o750
+    assert {name: (log_dir / name).stat().st_mode & 0o777 for name in logs} == {
+        name: 0o640 for name in logs
+    }
