@@ -178,7 +178,9 @@ prepare() {
 # missing), never as root, and never from the checkout: it may lie where that user cannot
 # go (under /root), and its venv may be made of a Python only root can run (pyenv's). They
 # run from a copy of their own instead, which the user may read but not change (daphne_app).
-# The user owns the secret key files (mode 600). Started by another user, Daphne runs as it.
+# The secret key files are root's, and its group's to read (0640): a process that runs as the
+# user cannot plant a key there for rotate-key to carry forward. Started by another user,
+# Daphne runs as it.
 daphne_user() {
   dropping || return 0
   [ "$(id -u)" = 0 ] || die "only root can run the Daphne processes as $DAPHNE_USER: unset DAPHNE_USER"
@@ -197,7 +199,8 @@ daphne_user() {
   if [ -n "${SECRET_KEY_FILE:-}" ]; then  # unset: the operator's key, from the environment
     for file in "$SECRET_KEY_FILE" "$SECRET_KEY_FALLBACKS_FILE"; do
       [ -e "$file" ] || : | secret_file "$file"
-      chown "$DAPHNE_USER:" "$file"
+      chown "root:$(id -gn "$DAPHNE_USER")" "$file"
+      chmod 640 "$file"
     done
   fi
   as_daphne_user test -x "$PROD_DIR" && { [ -z "${SECRET_KEY_FILE:-}" ] || as_daphne_user test -r "$SECRET_KEY_FILE"; } ||
@@ -905,11 +908,14 @@ restore() {  # FILE: the database as the dump has it
   say "restored $file: start the site, and every page reconnects to the restored rooms"
 }
 
-secret_file() {  # FILE < content: written whole, only its owner (DAPHNE_USER's) may read it
-  (umask 077 && cat >"$1.new" && chmod 600 "$1.new" && mv -f "$1.new" "$1")
-  if [ "$(id -u)" = 0 ] && [ -n "${DAPHNE_USER:-}" ] && id -u "$DAPHNE_USER" >/dev/null 2>&1; then
-    chown "$DAPHNE_USER:" "$1"
+secret_file() {  # FILE < content: written whole, only its owner may read it (0600); when
+  # root's Daphne processes drop to DAPHNE_USER, root's and readable by that user's group
+  # (0640), never theirs to write (daphne_user)
+  (umask 077 && cat >"$1.new" && chmod 600 "$1.new")
+  if [ "$(id -u)" = 0 ] && dropping && id -u "$DAPHNE_USER" >/dev/null 2>&1; then
+    chown "root:$(id -gn "$DAPHNE_USER")" "$1.new" && chmod 640 "$1.new"
   fi
+  mv -f "$1.new" "$1"
 }
 
 new_key() { "$PY" -c 'import secrets; print(secrets.token_urlsafe(50))'; }

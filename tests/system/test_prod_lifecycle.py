@@ -449,13 +449,22 @@ def ids(pid: int) -> dict[str, list[str]]:
     }
 
 
+AS_OLDMAID = ["setpriv", "--reuid=oldmaid", "--regid=oldmaid", "--init-groups", "--"]
+
+
+def key_files(prod_dir: Path) -> dict[str, tuple[int, int, int]]:
+    """Each secret key file's mode, owner and group."""
+    stats = {name: (prod_dir / name).stat() for name in ("secret_key", "secret_key_fallbacks")}
+    return {name: (s.st_mode & 0o777, s.st_uid, s.st_gid) for name, s in stats.items()}
+
+
 @as_root
 def test_roots_daphne_processes_run_as_their_own_user_from_a_copy_it_cannot_change():
-    """As root, `start` makes the system user oldmaid, gives it the secret key files (600)
-    and runs every Daphne process as it, nginx's workers as www-data. The processes run a
-    copy of the code and a venv of their own in PROD_DIR/app, which only root may change:
-    the checkout, and its venv's Python, may lie where oldmaid cannot go (under /root here
-    and on CI)."""
+    """As root, `start` makes the system user oldmaid, lets its group read the secret key
+    files (root's, 0640) and runs every Daphne process as it, nginx's workers as www-data.
+    The processes run a copy of the code and a venv of their own in PROD_DIR/app, which
+    only root may change: the checkout, and its venv's Python, may lie where oldmaid cannot
+    go (under /root here and on CI)."""
     place = Path(tempfile.mkdtemp(prefix="oldmaid-prod-"))  # a PROD_DIR others may enter
     place.chmod(0o711)
     prod_dir = place / "prod"
@@ -467,9 +476,10 @@ def test_roots_daphne_processes_run_as_their_own_user_from_a_copy_it_cannot_chan
         took = time.monotonic() - began
         assert started.returncode == 0, started.stdout + started.stderr
         oldmaid = pwd.getpwnam("oldmaid")
-        for name in ("secret_key", "secret_key_fallbacks"):
-            key = (prod_dir / name).stat()
-            assert (key.st_mode & 0o777, key.st_uid) == (0o600, oldmaid.pw_uid), name
+        assert key_files(prod_dir) == {
+            "secret_key": (0o640, 0, oldmaid.pw_gid),
+            "secret_key_fallbacks": (0o640, 0, oldmaid.pw_gid),
+        }
         assert (prod_dir / "env").stat().st_mode & 0o777 == 0o600
 
         pid = int((prod_dir / "run" / "daphne-1.pid").read_text())
@@ -494,9 +504,8 @@ def test_roots_daphne_processes_run_as_their_own_user_from_a_copy_it_cannot_chan
         for path in (code, code / "config" / "settings.py", venv):
             mode = path.stat()
             assert mode.st_uid == 0 and mode.st_mode & 0o022 == 0, path
-        as_oldmaid = ["setpriv", "--reuid=oldmaid", "--regid=oldmaid", "--init-groups", "--"]
         written = subprocess.run(
-            [*as_oldmaid, "touch", str(code / "config" / "x.py")], capture_output=True
+            [*AS_OLDMAID, "touch", str(code / "config" / "x.py")], capture_output=True
         )
         assert written.returncode != 0
 
@@ -516,6 +525,45 @@ def test_roots_daphne_processes_run_as_their_own_user_from_a_copy_it_cannot_chan
         shutil.rmtree(place, ignore_errors=True)
     assert stopped.returncode == 0
     assert pid is None or not Path(f"/proc/{pid}").exists()
+
+
+@as_root
+def test_the_secret_key_files_stay_roots_readable_not_writable_by_oldmaid_after_rotate_key():
+    """Root's: a Daphne process (oldmaid) reads the keys but cannot change them, so it
+    cannot plant one that rotate-key would carry forward; rotate-key keeps the modes."""
+    place = Path(tempfile.mkdtemp(prefix="oldmaid-prod-"))  # a PROD_DIR others may enter
+    place.chmod(0o711)
+    prod_dir = place / "prod"
+    env = prod_env_as_root(prod_dir)
+
+    def as_oldmaid(*command: str) -> subprocess.CompletedProcess:
+        return subprocess.run([*AS_OLDMAID, *command], capture_output=True, text=True)
+
+    def held_by_root_for_oldmaid() -> None:
+        gid = pwd.getpwnam("oldmaid").pw_gid
+        assert key_files(prod_dir) == {
+            "secret_key": (0o640, 0, gid),
+            "secret_key_fallbacks": (0o640, 0, gid),
+        }
+        for name in ("secret_key", "secret_key_fallbacks"):
+            path = str(prod_dir / name)
+            read = as_oldmaid("cat", path)
+            assert read.returncode == 0 and read.stdout == (prod_dir / name).read_text()
+            assert as_oldmaid("sh", "-c", f": >>{path}").returncode != 0, name
+        planted = as_oldmaid("sh", "-c", f"echo planted >{prod_dir}/secret_key_fallbacks.new")
+        assert planted.returncode != 0
+
+    try:
+        prepared = run_script(env, "prepare")
+        assert prepared.returncode == 0, prepared.stdout + prepared.stderr
+        held_by_root_for_oldmaid()
+        old_key = (prod_dir / "secret_key").read_text()
+        rotated = run_script(env, "rotate-key")
+        assert rotated.returncode == 0, rotated.stdout + rotated.stderr
+        assert (prod_dir / "secret_key_fallbacks").read_text() == old_key
+        held_by_root_for_oldmaid()
+    finally:
+        shutil.rmtree(place, ignore_errors=True)
 
 
 @as_root
