@@ -34,10 +34,12 @@ LOG="$PROD_DIR/log"
 
 # What an earlier `prepare` recorded (write_env) is read back: the environment still wins,
 # so a start needs no variable given again. ALLOWED_HOSTS follows SITE_HOST when that is
-# given anew.
+# given anew. The recorded DATABASE_URL is kept apart too (RECORDED_DATABASE_URL): it holds
+# the password of the site's role, which a superuser's URL given anew maps to.
 RECORDED=(SITE_HOST LISTEN_ADDRESS HTTPS_PORT HTTP_PORT WEB_PROCESSES DAPHNE_FIRST_PORT
-  DATABASE_URL REDIS_URL REDIS_PREFIX DB_POOL DB_POOL_SIZE ALLOWED_HOSTS TLS_CERT TLS_KEY
-  SECRET_KEY NGINX_USER DAPHNE_USER BACKUP_KEEP)
+  DATABASE_URL REDIS_URL REDIS_PORT REDIS_PASSWORD REDIS_PREFIX DB_POOL DB_POOL_SIZE
+  ALLOWED_HOSTS TLS_CERT TLS_KEY SECRET_KEY NGINX_USER DAPHNE_USER BACKUP_KEEP)
+DATABASE_URL_GIVEN=${DATABASE_URL:+1} REDIS_URL_GIVEN=${REDIS_URL:+1} RECORDED_DATABASE_URL=""
 read_recorded() {
   local line name site_host_given=${SITE_HOST+x}
   [ -r "$PROD_DIR/env" ] || return 0
@@ -45,6 +47,7 @@ read_recorded() {
     [[ "$line" =~ ^export\ ([A-Z_]+)=(.*)$ ]] || continue
     name=${BASH_REMATCH[1]}
     [[ " ${RECORDED[*]} " == *" $name "* ]] || continue
+    [ "$name" != DATABASE_URL ] || eval "RECORDED_DATABASE_URL=${BASH_REMATCH[2]}"
     [ -z "${!name+x}" ] || continue
     [ "$name" = ALLOWED_HOSTS ] && [ -n "$site_host_given" ] && continue
     eval "export $name=${BASH_REMATCH[2]}"  # written with printf %q: eval reads it back
@@ -58,8 +61,9 @@ HTTPS_PORT=${HTTPS_PORT:-8443}
 HTTP_PORT=${HTTP_PORT:-8080}
 WEB_PROCESSES=${WEB_PROCESSES:-$(nproc)}
 DAPHNE_FIRST_PORT=${DAPHNE_FIRST_PORT:-8101}
-export DATABASE_URL=${DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:5432/oldmaid}
-export REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379/1}
+# The site's own PostgreSQL role, named after its database; `prepare` makes it, with a
+# password of its own, through the local superuser (site_database).
+export DATABASE_URL=${DATABASE_URL:-postgres://oldmaid@127.0.0.1:5432/oldmaid}
 # A pool of open database connections per process (docs/performance.md, "Load").
 export DB_POOL=${DB_POOL:-1}
 # Root's Daphne processes run as this user (daphne_user below); anyone else's as themselves.
@@ -86,6 +90,36 @@ apt_install() {
   as_root apt-get update -qq
   as_root apt-get install -y -qq "$@" >/dev/null
 }
+
+# The site's Redis (docs/operations.md, "Credentials"). A REDIS_URL given in the
+# environment, or recorded by an earlier `prepare`, is the operator's, used as it is.
+# Otherwise the supervisor runs a Redis of the site's own (start_redis): 127.0.0.1:REDIS_PORT,
+# only with the password REDIS_PASSWORD, which `prepare` makes once and keeps in the env
+# file. OLD_REDIS_URL is what releases before that recorded (the machine's Redis, open to
+# every local process): an env file holding it gets the site's own Redis at the next start.
+OLD_REDIS_URL=redis://127.0.0.1:6379/1
+REDIS_PORT=${REDIS_PORT:-6380}
+own_redis_url() { echo "redis://:$REDIS_PASSWORD@127.0.0.1:$REDIS_PORT/0"; }
+OWN_REDIS=""
+if [ -n "${REDIS_PASSWORD:-}" ] && { [ -z "$REDIS_URL_GIVEN" ] || [ "$REDIS_URL" = "$(own_redis_url)" ]; }; then
+  OWN_REDIS=1  # recorded by an earlier prepare (or handed down by `start` to its server)
+elif [ -z "$REDIS_URL_GIVEN" ] && { [ -z "${REDIS_URL:-}" ] || [ "$REDIS_URL" = "$OLD_REDIS_URL" ]; }; then
+  OWN_REDIS=1  # its password is made by prepare
+fi
+if [ -n "$OWN_REDIS" ]; then
+  [[ "$REDIS_PORT" =~ ^[1-9][0-9]*$ ]] || die "REDIS_PORT must be a number, not $REDIS_PORT"
+  [[ "${REDIS_PASSWORD:-x}" =~ ^[A-Za-z0-9._~-]+$ ]] ||
+    die "REDIS_PASSWORD: letters, digits and . _ ~ - only (it goes into a URL)"
+  export REDIS_PORT
+  if [ -n "${REDIS_PASSWORD:-}" ]; then
+    export REDIS_PASSWORD REDIS_URL
+    REDIS_URL=$(own_redis_url)
+  else
+    unset REDIS_URL
+  fi
+else
+  unset REDIS_PASSWORD REDIS_PORT
+fi
 
 if [ "$HTTPS_PORT" = 443 ]; then URL="https://$SITE_HOST"; else URL="https://$SITE_HOST:$HTTPS_PORT"; fi
 # /healthz through nginx, from this machine (Host names the site, so ALLOWED_HOSTS passes).
@@ -127,16 +161,26 @@ prepare() {
 
   [ -x "$(nginx_bin)" ] || apt_install nginx
   command -v openssl >/dev/null || apt_install openssl
-  # PostgreSQL and Redis on this machine: start them (installing them if need be).
-  case "$DATABASE_URL $REDIS_URL" in
-    *127.0.0.1* | *localhost*) bash scripts/services.sh ;;
-  esac
+  # PostgreSQL on this machine, and an operator's Redis on it: start them (installing them
+  # if need be), without the superuser password CI gives PostgreSQL. The site's own Redis
+  # needs only the program.
+  local services=()
+  case "$DATABASE_URL" in *127.0.0.1* | *localhost*) services+=(postgres) ;; esac
+  [ -n "$OWN_REDIS" ] || case "${REDIS_URL:-}" in *127.0.0.1* | *localhost*) services+=(redis) ;; esac
+  [ ${#services[@]} = 0 ] || bash scripts/services.sh --prod "${services[@]}"
+  [ -z "$OWN_REDIS" ] || command -v redis-server >/dev/null || apt_install redis-server
 
   if [ -n "${SECRET_KEY:-}" ]; then
     unset SECRET_KEY_FILE  # the operator's key, from the environment
   elif [ ! -s "$SECRET_KEY_FILE" ]; then
     (umask 077 && "$PY" -c 'import secrets; print(secrets.token_urlsafe(50))' >"$SECRET_KEY_FILE")
     say "generated a secret key in $SECRET_KEY_FILE (keep it: sessions depend on it)"
+  fi
+  if [ -n "$OWN_REDIS" ] && [ -z "${REDIS_PASSWORD:-}" ]; then
+    REDIS_PASSWORD=$("$PY" -c 'import secrets; print(secrets.token_urlsafe(32))')
+    export REDIS_PASSWORD REDIS_URL
+    REDIS_URL=$(own_redis_url)
+    say "the site's own Redis (127.0.0.1:$REDIS_PORT) takes a password, kept in $PROD_DIR/env"
   fi
 
   tls_paths
@@ -156,7 +200,10 @@ prepare() {
   fi
 
   daphne_user
-  create_database
+  [ -z "$OWN_REDIS" ] || redis_dir
+  # An earlier release's superuser password is dropped only when nothing runs with it.
+  if [ -z "$DATABASE_URL_GIVEN" ] && [ -z "$(supervisor_pid)" ]; then site_database drop; else site_database; fi
+  write_env  # the role's password, at once
   "$PY" manage.py migrate --noinput -v 0
   "$PY" manage.py collectstatic --noinput -v 0
   "$PY" manage.py check --deploy
@@ -347,23 +394,181 @@ install_locked() {
   echo "$sum" >"$stamp"
 }
 
-create_database() {  # CREATE DATABASE when the PostgreSQL server answers but lacks it
-  "$PY" - <<'EOF'
-import os, dj_database_url, psycopg
-from psycopg import sql
-c = dj_database_url.parse(os.environ["DATABASE_URL"])
-if c["ENGINE"] == "django.db.backends.postgresql":
-    where = {"host": c["HOST"] or None, "port": c["PORT"] or None,
-             "user": c["USER"] or None, "password": c["PASSWORD"] or None}
+# The site signs in to PostgreSQL as a role of its own: LOGIN, no superuser, no CREATEDB or
+# CREATEROLE, the owner of its database and of every table in it, with a generated password
+# that only the env file keeps (docs/operations.md, "Credentials"). DATABASE_URL becomes that
+# role's URL. A URL that already signs in as a role that is not a superuser is kept as it is.
+# Otherwise (the default URL, whose role has no password yet; a superuser's URL, given anew
+# or recorded by an earlier release) the role and the database are made or brought to that
+# state by the local superuser, over the unix socket as the system user postgres (peer: no
+# password anywhere; PGHOST names another socket directory), or else by the superuser of
+# the URL itself. With `drop`, and only when nothing runs with it, the well-known password
+# 'postgres' that scripts/services.sh used to give the superuser is removed.
+site_database() {  # [drop]
+  local url
+  url=$(RECORDED_DATABASE_URL=$RECORDED_DATABASE_URL DROP_WELL_KNOWN=${1:-} PROD_ENV="$PROD_DIR/env" "$PY" - <<'EOF'
+import base64, hashlib, hmac, os, re, secrets, subprocess, sys
+from urllib.parse import quote, urlsplit, urlunsplit
+
+import dj_database_url
+import psycopg
+
+
+def fail(message):
+    sys.exit(f"prod: {message}")
+
+
+# Whatever goes wrong is said in one line, never as a traceback.
+sys.excepthook = lambda kind, error, _trace: print(
+    f"prod: could not give the site its PostgreSQL role: {kind.__name__}: {error}", file=sys.stderr
+)
+
+url = os.environ["DATABASE_URL"]
+c = dj_database_url.parse(url)
+if c["ENGINE"] != "django.db.backends.postgresql":
+    print(url)
+    sys.exit()
+host, port, name = c["HOST"] or "127.0.0.1", int(c["PORT"] or 5432), c["NAME"]
+
+
+def sign_in(user, password, dbname=name):
+    """(whether USER is a superuser, "") once signed in with PASSWORD, or (None, why not)."""
     try:
-        psycopg.connect(dbname=c["NAME"], connect_timeout=5, **where).close()
+        with psycopg.connect(host=host, port=port, dbname=dbname, user=user or None,
+                             password=password or None, connect_timeout=5) as connection:
+            query = "SELECT rolsuper FROM pg_roles WHERE rolname = current_user"
+            return connection.execute(query).fetchone()[0], ""
     except psycopg.OperationalError as error:
-        if "does not exist" not in str(error):
-            raise
-        with psycopg.connect(dbname="postgres", autocommit=True, **where) as admin:
-            admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(c["NAME"])))
-        print(f"prod: created the database {c['NAME']}")
+        return None, (str(error).strip().splitlines() or ["refused"])[-1]
+
+
+superuser, why = sign_in(c["USER"], c["PASSWORD"])
+if superuser is False:
+    print(url)  # the site's own role already
+    sys.exit()
+if superuser is None and "does not exist" in why:  # no database yet: is it a superuser?
+    superuser = sign_in(c["USER"], c["PASSWORD"], "postgres")[0]
+role = c["USER"] if not superuser and c["USER"] not in ("", "postgres") else name
+for word in (role, name):
+    if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", word):
+        fail(f"the site's role and database are named with a-z, 0-9 and _, not {word!r}")
+
+# The role's password: the one given with it, else the one recorded with it, else a new one.
+password = c["PASSWORD"] if c["USER"] == role else ""
+recorded = os.environ.get("RECORDED_DATABASE_URL")
+if not password and recorded:
+    r = dj_database_url.parse(recorded)
+    if (r["USER"], r["HOST"] or "127.0.0.1", int(r["PORT"] or 5432), r["NAME"]) == (role, host, port, name):
+        password = r["PASSWORD"]
+password = password or secrets.token_urlsafe(32)
+
+
+class Peer:
+    """The local superuser: psql over the unix socket as the system user postgres."""
+
+    def __init__(self):
+        become = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else ["sudo", "-u", "postgres"]
+        self.psql = [*become, "psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-p", str(port)]
+
+    def run(self, dbname, statements):
+        done = subprocess.run([*self.psql, "-d", dbname], input=statements, capture_output=True,
+                              text=True, cwd="/", timeout=120)
+        if done.returncode:
+            raise RuntimeError(done.stderr.strip() or f"psql exited with {done.returncode}")
+        return done.stdout.strip()
+
+
+class Superuser:
+    """The superuser of the URL given."""
+
+    def run(self, dbname, statements):
+        with psycopg.connect(host=host, port=port, dbname=dbname, user=c["USER"],
+                             password=c["PASSWORD"] or None, autocommit=True) as connection:
+            cursor = connection.execute(statements)
+            rows = cursor.fetchall() if cursor.description else []
+        return "\n".join("|".join("t" if v is True else "f" if v is False else str(v) for v in row) for row in rows)
+
+
+admin, reasons = None, [why]
+if host in ("127.0.0.1", "localhost", "::1"):
+    try:
+        Peer().run("postgres", "SELECT 1")
+        admin = Peer()
+    except (OSError, RuntimeError, subprocess.TimeoutExpired) as error:
+        reasons.append(f"the local superuser: {(str(error).splitlines() or [repr(error)])[-1]}")
+if admin is None and superuser:
+    admin = Superuser()
+if admin is None:
+    fail(f"cannot sign in to PostgreSQL at {host}:{port} as {c['USER'] or 'nobody'} "
+         f"({'; '.join(reasons)}): give DATABASE_URL the site's own role, or a superuser's to make it")
+
+
+def scram(secret):
+    """PostgreSQL's SCRAM-SHA-256 verifier: the password itself never reaches the server."""
+    if not secret.isascii():
+        return secret.replace("'", "''")
+    salt, rounds = secrets.token_bytes(16), 4096
+    salted = hashlib.pbkdf2_hmac("sha256", secret.encode(), salt, rounds)
+    client = hmac.new(salted, b"Client Key", hashlib.sha256).digest()
+    server = hmac.new(salted, b"Server Key", hashlib.sha256).digest()
+    b64 = lambda data: base64.b64encode(data).decode()  # noqa: E731
+    return f"SCRAM-SHA-256${rounds}:{b64(salt)}${b64(hashlib.sha256(client).digest())}:{b64(server)}"
+
+
+try:
+    existing = admin.run("postgres", f"SELECT rolsuper FROM pg_roles WHERE rolname = '{role}'")
+    if existing == "t":
+        fail(f"the PostgreSQL role {role} is a superuser: the site needs a role of its own "
+             f"(give DATABASE_URL another database name, or make {role} an ordinary role)")
+    if not existing:
+        admin.run("postgres", f'CREATE ROLE "{role}" LOGIN')
+        print(f"prod: made the PostgreSQL role {role} for the site", file=sys.stderr)
+    admin.run("postgres", f'ALTER ROLE "{role}" WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE '
+                          f"NOREPLICATION NOBYPASSRLS PASSWORD '{scram(password)}'")
+    if not admin.run("postgres", f"SELECT 1 FROM pg_database WHERE datname = '{name}'"):
+        admin.run("postgres", f'CREATE DATABASE "{name}" OWNER "{role}"')
+        print(f"prod: created the database {name}", file=sys.stderr)
+    # Its tables, views and sequences too: an earlier release made them as the superuser.
+    admin.run(name, f"""
+        ALTER DATABASE "{name}" OWNER TO "{role}";
+        GRANT ALL ON SCHEMA public TO "{role}";
+        DO $$
+        DECLARE r record;
+        BEGIN
+          FOR r IN SELECT c.oid::regclass AS relation, c.relkind FROM pg_class c
+                   JOIN pg_namespace n ON n.oid = c.relnamespace
+                   WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+                     AND c.relowner <> '{role}'::regrole LOOP
+            EXECUTE format('ALTER %s %s OWNER TO %I', CASE r.relkind WHEN 'v' THEN 'VIEW'
+              WHEN 'm' THEN 'MATERIALIZED VIEW' WHEN 'f' THEN 'FOREIGN TABLE' ELSE 'TABLE' END,
+              r.relation, '{role}');
+          END LOOP;
+          FOR r IN SELECT c.oid::regclass AS relation FROM pg_class c
+                   JOIN pg_namespace n ON n.oid = c.relnamespace
+                   WHERE n.nspname = 'public' AND c.relkind = 'S'
+                     AND c.relowner <> '{role}'::regrole LOOP  -- a column's went with its table
+            EXECUTE format('ALTER SEQUENCE %s OWNER TO %I', r.relation, '{role}');
+          END LOOP;
+        END $$;""")
+    if (os.environ.get("DROP_WELL_KNOWN")
+            and admin.run("postgres", "SELECT rolpassword IS NOT NULL FROM pg_authid WHERE rolname = 'postgres'") == "t"
+            and sign_in("postgres", "postgres", "postgres")[0]):
+        admin.run("postgres", "ALTER ROLE postgres PASSWORD NULL")
+        print("prod: removed the well-known password of PostgreSQL's superuser postgres, which "
+              "scripts/services.sh used to give it: the site has a role of its own now "
+              "(docs/operations.md, \"Upgrade\")", file=sys.stderr)
+except (OSError, RuntimeError, psycopg.Error) as error:
+    fail(f"could not make the site's PostgreSQL role {role}: {str(error).strip()}")
+
+if sign_in(role, password)[0] is not False:
+    fail(f"the site's PostgreSQL role {role} cannot sign in at {host}:{port}: {sign_in(role, password)[1]}")
+parts = urlsplit(url)
+where = parts.netloc.rpartition("@")[2] or f"{host}:{port}"
+print(urlunsplit((parts.scheme, f"{quote(role, safe='')}:{quote(password, safe='')}@{where}",
+                  parts.path or f"/{name}", parts.query, "")))
 EOF
+  ) || exit 1
+  export DATABASE_URL=$url
 }
 
 write_env() {  # what the processes run with, for tools that want the same database
@@ -394,6 +599,26 @@ log_files() {
   chmod 750 "$LOG"
   (umask 027 && : >>"$LOG/prod.log" && : >>"$LOG/nginx-error.log")
   find "$LOG" -maxdepth 1 -type f -name '*.log*' -exec chmod 640 {} +
+}
+
+redis_dir() {  # the site's own Redis's working directory (it keeps nothing on disk)
+  (umask 077 && mkdir -p "$PROD_DIR/redis")
+  chmod 700 "$PROD_DIR/redis"
+  ! dropping || chown "$DAPHNE_USER:" "$PROD_DIR/redis"
+}
+
+old_env() {  # an env file an earlier release wrote: no credentials of the site's own yet
+  { [ -z "$DATABASE_URL_GIVEN" ] && [[ "$DATABASE_URL" == postgres*://postgres:postgres@* ]]; } ||
+    { [ -n "$OWN_REDIS" ] && [ -z "${REDIS_PASSWORD:-}" ]; }
+}
+
+credentials_or_die() {
+  ! old_env || die "$PROD_DIR/env was written by an earlier release: this one gives the site a PostgreSQL role and a Redis of its own, which its processes take at a start. Once: scripts/prod.sh stop, then scripts/prod.sh start (under systemd: systemctl stop oldmaid, scripts/prod.sh prepare, systemctl start oldmaid); docs/operations.md, \"Upgrade\""
+}
+
+database_credentials() {  # for a command on the database: the site's own role (site_database)
+  # An earlier release's env file stays as it is until the next start (credentials_or_die).
+  old_env || site_database
 }
 
 tls_paths() {  # CERT and KEY: the operator's, or the self-signed pair prepare() makes
@@ -604,6 +829,10 @@ EOF
 PIDS=()
 STARTED=()
 FAILURES=()
+# The site's own Redis (OWN_REDIS) is supervised beside them, under this index of STARTED
+# and FAILURES; its pid is REDIS_PID (and RUN/redis.pid), not in PIDS.
+REDIS_SLOT=1000
+REDIS_PID=""
 
 record_children() { echo "${PIDS[*]}" >"$RUN/children"; }
 
@@ -636,6 +865,27 @@ start_daphne() {  # SLOT MODE
   record_children
 }
 
+redis_conf() {  # the site's own Redis's configuration, which it reads on its standard input:
+  # its password in no file and on no command line
+  printf '%s\n' "bind 127.0.0.1" "port $REDIS_PORT" "protected-mode yes" \
+    "requirepass $REDIS_PASSWORD" 'save ""' "appendonly no" "dir \"$PROD_DIR/redis\"" \
+    'logfile ""' "daemonize no"
+}
+
+start_redis() {  # MODE: as DAPHNE_USER, as the Daphne processes run
+  local redis
+  redis=$(command -v redis-server || echo /usr/bin/redis-server)
+  drop_to_daphne_user
+  if [ "$1" = foreground ]; then
+    "${DROP[@]}" "$redis" - < <(redis_conf) &
+  else
+    "${DROP[@]}" "$redis" - < <(redis_conf) >>"$LOG/redis.log" 2>&1 &
+  fi
+  REDIS_PID=$!
+  STARTED[REDIS_SLOT]=$SECONDS
+  echo "$REDIS_PID" >"$RUN/redis.pid"
+}
+
 start_nginx() {
   "$(nginx_bin)" -p "$PROD_DIR/nginx" -c "$PROD_DIR/nginx/nginx.conf" -e "$LOG/nginx-error.log" \
     -g "daemon off;" &
@@ -665,7 +915,12 @@ stop_children() {
     sleep 0.1
   done
   for pid in "${PIDS[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
-  rm -f "$RUN/prod.pid" "$RUN/children" "$RUN"/daphne-*.pid "$RUN/mode"
+  if [ -n "$REDIS_PID" ]; then  # last: the Daphne processes used it until they exited
+    kill -TERM "$REDIS_PID" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$REDIS_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$REDIS_PID" 2>/dev/null || true
+  fi
+  rm -f "$RUN/prod.pid" "$RUN/children" "$RUN"/daphne-*.pid "$RUN/mode" "$RUN/redis.pid"
 }
 
 serve() {  # foreground | background (output already redirected by `start`)
@@ -675,6 +930,13 @@ serve() {  # foreground | background (output already redirected by `start`)
   echo "$mode" >"$RUN/mode"
   trap 'say "stopping"; stop_children; exit 0' INT TERM
   ulimit -n "$(ulimit -Hn)" 2>/dev/null || true  # many sockets per process
+  if [ -n "$OWN_REDIS" ]; then  # before the Daphne processes, which use it from their start
+    start_redis "$mode"
+    for _ in $(seq 1 100); do
+      listening "$REDIS_PORT" || { kill -0 "$REDIS_PID" 2>/dev/null && sleep 0.1 && continue; }
+      break
+    done
+  fi
   for slot in $(seq 1 "$WEB_PROCESSES"); do start_daphne "$slot" "$mode"; done
   # nginx once every Daphne listens: an upstream refused early would be benched a while.
   for slot in $(seq 1 "$WEB_PROCESSES"); do
@@ -709,6 +971,7 @@ supervise() {
     [ -n "$gone" ] || continue  # a signal: its trap has run
     slot=""
     for s in "${!PIDS[@]}"; do [ "${PIDS[s]}" = "$gone" ] && slot=$s; done
+    [ "$gone" != "$REDIS_PID" ] || slot=$REDIS_SLOT
     [ -n "$slot" ] || continue
     if [ "$status" != 0 ] && ((SECONDS - STARTED[slot] < 10)); then
       FAILURES[slot]=$((${FAILURES[slot]:-0} + 1))
@@ -717,13 +980,19 @@ supervise() {
     fi
     delay=0
     ((FAILURES[slot] == 0)) || delay=$((1 << (FAILURES[slot] < 6 ? FAILURES[slot] - 1 : 5)))
-    if [ "$slot" = 0 ]; then name=nginx; else name="daphne-$slot"; fi
+    if [ "$slot" = 0 ]; then name=nginx; elif [ "$slot" = "$REDIS_SLOT" ]; then name=redis; else name="daphne-$slot"; fi
     say "$name (pid $gone) exited with status $status; starting it again$( ((delay == 0)) || echo " in $delay s")"
     if ((delay > 0)); then
       sleep "$delay" &
       wait $! || true  # a signal ends the wait, and its trap stops everything
     fi
-    if [ "$slot" = 0 ]; then start_nginx; else start_daphne "$slot" "$mode"; fi
+    if [ "$slot" = 0 ]; then
+      start_nginx
+    elif [ "$slot" = "$REDIS_SLOT" ]; then
+      start_redis "$mode"
+    else
+      start_daphne "$slot" "$mode"
+    fi
   done
 }
 
@@ -739,6 +1008,8 @@ serve_prepared() {  # `serve`: what a service manager runs, each time it (re)sta
   [ -z "$(supervisor_pid)" ] || die "already running (scripts/prod.sh stop first)"
   [ -s "$STATIC_ROOT/staticfiles.json" ] && [ -r "$PROD_DIR/env" ] && { ! dropping || [ -L "$APP/venv" ]; } ||
     die "nothing prepared in $PROD_DIR: run scripts/prod.sh prepare (or upgrade) first"
+  credentials_or_die
+  [ -z "$DATABASE_URL_GIVEN" ] || site_database
   mkdir -p "$RUN"
   configure_nginx foreground
   serve foreground
@@ -776,8 +1047,8 @@ stop() {
     for _ in $(seq 1 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   fi
   # Left behind only if the supervisor itself was killed.
-  for pid in $(cat "$RUN/children" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
-  rm -f "$RUN/prod.pid" "$RUN/children" "$RUN"/daphne-*.pid "$RUN/mode"
+  for pid in $(cat "$RUN/children" "$RUN/redis.pid" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
+  rm -f "$RUN/prod.pid" "$RUN/children" "$RUN"/daphne-*.pid "$RUN/mode" "$RUN/redis.pid"
   say "stopped"
 }
 
@@ -789,7 +1060,7 @@ status() {
     return 3
   fi
   echo "supervisor $pid; processes: $(cat "$RUN/children" 2>/dev/null)"
-  for pid in $(cat "$RUN/children" 2>/dev/null); do
+  for pid in $(cat "$RUN/children" "$RUN/redis.pid" 2>/dev/null); do
     echo "  $pid $(ps -o args= -p "$pid" 2>/dev/null || echo '(gone)')"
   done
   echo "$(cat "$PROD_DIR/url")/healthz:"
@@ -851,8 +1122,12 @@ reload() {  # nginx reads its configuration (and a renewed certificate) again; n
 
 upgrade() {
   running_or_die
+  credentials_or_die
+  [ -z "$OWN_REDIS" ] || [ -s "$RUN/redis.pid" ] ||
+    die "the site now has a Redis of its own, which the running server did not start: scripts/prod.sh stop, then scripts/prod.sh start"
   install_locked
   daphne_user  # a dropping root's copy of the new code (and packages), put in use below
+  site_database
   # Migrations run while the old code still serves: they must only add (docs/operations.md,
   # "Writing migrations for a rolling upgrade").
   "$PY" manage.py migrate --noinput -v 0
@@ -879,18 +1154,44 @@ postgres_or_die() {
   esac
 }
 
+# pg_dump and pg_restore are given DATABASE_URL without its password (DBNAME), and the
+# password in a libpq password file of their own (PGPASSFILE, 0600, deleted after): a
+# command line is anyone's to read (ps, /proc/PID/cmdline), a passfile root's alone.
+database_passfile() {  # PASSFILE, DBNAME
+  local lines
+  mapfile -t lines < <("$PY" - <<'EOF'
+import os
+from urllib.parse import unquote, urlsplit, urlunsplit
+parts = urlsplit(os.environ["DATABASE_URL"])
+userinfo, _, where = parts.netloc.rpartition("@")
+user, _, password = userinfo.partition(":")
+print(urlunsplit((parts.scheme, f"{user}@{where}" if user else where, parts.path, parts.query, "")))
+def field(text):
+    return unquote(text).replace("\\", "\\\\").replace(":", "\\:")
+print(f"*:*:*:{field(user) or '*'}:{field(password)}")
+EOF
+  )
+  [ ${#lines[@]} = 2 ] || die "could not read DATABASE_URL"
+  DBNAME=${lines[0]}
+  PASSFILE=$(mktemp "$RUN/.pgpass.XXXXXX")
+  printf '%s\n' "${lines[1]}" >"$PASSFILE"
+}
+
 backup() {  # a custom-format dump only its owner may read; the newest BACKUP_KEEP are kept
   prepared_or_die
   postgres_or_die
+  database_credentials
   local dir="$PROD_DIR/backups" file keep=${BACKUP_KEEP:-14}
   [[ "$keep" =~ ^[1-9][0-9]*$ ]] || die "BACKUP_KEEP must be a number, not $keep"
   (umask 077 && mkdir -p "$dir")
   chmod 700 "$dir"
   file="$dir/oldmaid-$(date -u +%Y%m%dT%H%M%S%3NZ).dump"
-  if ! (umask 077 && pg_dump --format=custom --file="$file.partial" --dbname="$DATABASE_URL"); then
-    rm -f "$file.partial"
+  database_passfile
+  if ! (umask 077 && PGPASSFILE=$PASSFILE pg_dump --format=custom --file="$file.partial" --dbname="$DBNAME"); then
+    rm -f "$file.partial" "$PASSFILE"
     die "pg_dump failed"
   fi
+  rm -f "$PASSFILE"
   mv -f "$file.partial" "$file"
   find "$dir" -maxdepth 1 -name 'oldmaid-*.dump' | sort -r | tail -n +$((keep + 1)) | xargs -r rm -f
   say "backed up to $file ($(du -h "$file" | cut -f1))"
@@ -903,8 +1204,14 @@ restore() {  # FILE: the database as the dump has it
   postgres_or_die
   [ -z "$(supervisor_pid)" ] ||
     die "stop the site first (scripts/prod.sh stop): a restore under live games rolls rooms back behind their open sockets"
-  pg_restore --clean --if-exists --no-owner --single-transaction --exit-on-error \
-    --dbname="$DATABASE_URL" "$file" || die "pg_restore failed; the database is as it was"
+  database_credentials
+  database_passfile
+  if ! PGPASSFILE=$PASSFILE pg_restore --clean --if-exists --no-owner --single-transaction \
+    --exit-on-error --dbname="$DBNAME" "$file"; then
+    rm -f "$PASSFILE"
+    die "pg_restore failed; the database is as it was"
+  fi
+  rm -f "$PASSFILE"
   say "restored $file: start the site, and every page reconnects to the restored rooms"
 }
 
@@ -1045,7 +1352,7 @@ case "$command" in
   upgrade) upgrade ;;
   restart) running_or_die && roll ;;
   reload) reload ;;
-  manage) prepared_or_die && exec "$PY" manage.py "$@" ;;
+  manage) prepared_or_die && database_credentials && exec "$PY" manage.py "$@" ;;
   backup) backup ;;
   restore) restore "$@" ;;
   rotate-key) rotate_key ;;

@@ -84,8 +84,9 @@ class Site:
 @pytest.fixture
 def prod(request, tmp_path):
     """The production server, two Daphne processes, started (`start`) and stopped at the
-    end; a ``prod_env`` marker adds variables (``@pytest.mark.prod_env(NAME="value")``)."""
-    https, http, first, _second = free_ports(4)
+    end; a ``prod_env`` marker adds variables (``@pytest.mark.prod_env(NAME="value")``), or
+    takes one away (``NAME=None``: ``REDIS_URL=None`` has the site run its own Redis)."""
+    https, http, first, _second, redis = free_ports(5)
     marker = request.node.get_closest_marker("prod_env")
     site = Site(
         tmp_path / "prod",
@@ -108,9 +109,12 @@ def prod(request, tmp_path):
             # copy of the code and a venv of their own, which a PROD_DIR of each test would
             # install anew each time (test_prod_lifecycle.py tests the drop itself).
             "DAPHNE_USER": getpass.getuser(),
+            # Where the site's own Redis listens, when it runs one (no REDIS_URL given).
+            "REDIS_PORT": str(redis),
             **(marker.kwargs if marker else {}),
         },
     )
+    site.env = {name: value for name, value in site.env.items() if value is not None}
     # Long enough for apt-get to install nginx on a fresh CI machine.
     started = site.script("start", timeout=300)
     try:
