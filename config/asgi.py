@@ -12,7 +12,7 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from config import daphne_guard, daphne_shutdown  # noqa: E402
+from config import daphne_guard, daphne_shutdown, daphne_startup  # noqa: E402
 from config.bot_sockets import BotSocketMiddleware  # noqa: E402
 from config.origin import SameOriginMiddleware  # noqa: E402
 from config.socket_auth import AuthMiddlewareStack  # noqa: E402
@@ -35,6 +35,9 @@ sockets += no_such_socket  # last: any other path is closed with 4404, not a tra
 daphne_guard.install()
 # Told to stop, Daphne tells its sockets to reconnect elsewhere and exits in bounded time.
 daphne_shutdown.install()
+# The sweep runs from the start, not from the first table socket: it drives the rooms no
+# process has a socket of (players that never connect).
+daphne_startup.install()
 
 application = ProtocolTypeRouter(
     {
