@@ -280,8 +280,12 @@ LOGGING = {
 # Pause before a computer seat draws, so that people can follow it: the normal speed; a
 # room set slow or fast scales it (games.realtime.schedule.COMPUTER_SPEEDS), so 0 stays 0.
 COMPUTER_DELAY_SECONDS = float(os.environ.get("COMPUTER_DELAY_SECONDS", "0.9"))
-# How long a human seat's connection may stay down before the computer covers it.
+# How long a human seat's connection may stay down before the computer covers it (a
+# seat never connected: counted from the match's start, games/services/attendance.py).
 SEAT_GRACE_SECONDS = float(os.environ.get("SEAT_GRACE_SECONDS", "20"))
+# Where no person plays a seat (bots and the computer), the server deals the next round
+# this long after a round ends, unless a player dealt it first.
+ROUND_PAUSE_SECONDS = float(os.environ.get("ROUND_PAUSE_SECONDS", "3"))
 # A socket refreshes its presence this often; one silent for the timeout counts as gone.
 HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "10"))
 PRESENCE_TIMEOUT_SECONDS = float(os.environ.get("PRESENCE_TIMEOUT_SECONDS", "30"))

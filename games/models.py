@@ -164,10 +164,19 @@ class Seat(models.Model):
         return "computer" if self.is_computer else ("empty" if self.is_empty else "human")
 
     @property
+    def facts(self) -> dict:
+        """What ``games.engine.seats`` reads of a seat, as a room's state has it."""
+        return {"kind": self.kind, "covered": self.covered, "left": self.left, "bot": self.bot}
+
+    @property
     def played_by_computer(self) -> bool:
         """Whether the computer plays this seat now (``games.engine.seats``)."""
-        facts = {"kind": self.kind, "covered": self.covered, "left": self.left}
-        return seat_rules.played_by_computer(facts)
+        return seat_rules.played_by_computer(self.facts)
+
+    @property
+    def played_in_person(self) -> bool:
+        """Whether a person plays this seat now (``games.engine.seats``)."""
+        return seat_rules.played_in_person(self.facts)
 
 
 class Presence(models.Model):

@@ -5,6 +5,10 @@
   caller asks for those too (``including_left``: a page still shows a leaver their room).
 - Whether the computer plays a seat: a computer seat, a seat whose human left the match,
   or one it covers while its human is away too long.
+- Whether a person holds a seat: a human's seat that no bot account holds, whoever plays
+  it now (a computer seat is the computer's own from the start; a bot's seat is a
+  program's); whether a person plays it now; and whether a room's seats wait for people
+  (one of them is a person's who has not left the match).
 
 Pure: no Django, no I/O. The redaction (``view.py``), the kept-state refusals, the
 schedule and the services all ask here; ``games.identity.Actor`` and
@@ -13,7 +17,7 @@ schedule and the services all ask here; ``games.identity.Actor`` and
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Protocol
 
 
@@ -60,3 +64,22 @@ def played_by_computer(seat: Mapping) -> bool:
     """Whether the computer plays ``seat`` (a state's seat: ``kind``, ``covered``,
     ``left``): a computer seat, a human's seat they left the match in, or one it covers."""
     return seat["kind"] == "computer" or bool(seat["covered"]) or bool(seat["left"])
+
+
+def person(seat: Mapping) -> bool:
+    """Whether a person holds ``seat`` (a state's seat: ``kind``, ``bot``): a human seat no
+    bot account holds, even while the computer covers it or plays it after they left."""
+    return seat["kind"] == "human" and not seat["bot"]
+
+
+def played_in_person(seat: Mapping) -> bool:
+    """Whether a person plays ``seat`` now (``kind``, ``bot``, ``covered``, ``left``): theirs,
+    neither covered nor left."""
+    return person(seat) and not played_by_computer(seat)
+
+
+def people_hold(seats: Iterable[Mapping]) -> bool:
+    """Whether a person holds one of ``seats`` for the rest of the match (``person``, not
+    left). A room nobody is at waits for them (``games.realtime.schedule``); a room held
+    only by bots and the computer plays on without anyone there."""
+    return any(person(s) and not s["left"] for s in seats)

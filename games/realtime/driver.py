@@ -1,5 +1,6 @@
-"""Paces the server's own moves: computer draws, takeovers of seats left unattended, and
-ending rooms nobody is at (what ``games.realtime.schedule.next_due`` says, when it says).
+"""Paces the server's own moves: computer draws, takeovers of seats left unattended, the
+next round where no person plays a seat, and ending rooms nobody is at (what
+``games.realtime.schedule.next_due`` says, when it says).
 
 Each process drives the rooms its sockets are in, planning from the latest state it was
 sent, so a room of connected humans costs no planning query at all. One process at a
@@ -123,6 +124,8 @@ def run_due(room_id: int, due: schedule.Due) -> dict | None:
             return services.computer_turn(room_id=room_id, version=due.version)
         if due.kind == "cover_seat":
             return services.cover_seat(room_id=room_id, seat_index=due.seat, version=due.version)
+        if due.kind == "next_round":
+            return services.deal_next_round(room_id=room_id, version=due.version)
         if due.kind == "abandon":
             return services.abandon_room(room_id=room_id, version=due.version)
     except ActionError:

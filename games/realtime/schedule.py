@@ -1,5 +1,6 @@
 """What the server owes a room by itself, and when: computer turns, covering a seat whose
-human stayed away, and ending a room nobody is at.
+player stayed away, dealing the next round where no person plays a seat, and ending a room
+nobody is at.
 
 One pure function of the room's state decides it. The driver sleeps until what it says,
 and every change stores its time as ``Room.due_at``, so the periodic sweep's query (rooms
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from games.engine.seats import played_by_computer
+from games.engine.seats import people_hold, played_by_computer, played_in_person
 from games.engine.shapes import RoomState
 from games.labels import SPEED_NAMES
 
@@ -35,7 +36,7 @@ class Due:
     """The next thing the server must do in a room: ``kind`` at ``at`` (seconds since the
     epoch), planned against the room's ``version``."""
 
-    kind: str  # "computer_turn", "cover_seat" or "abandon"
+    kind: str  # "computer_turn", "cover_seat", "next_round" or "abandon"
     at: float
     version: int
     seat: int | None = None
@@ -44,25 +45,36 @@ class Due:
 def next_due(state: RoomState) -> Due | None:
     """The server's next move in a room in ``state`` (``games.state.room_state``).
 
-    While no human is connected the server owes nothing but, after
-    ``ABANDON_AFTER_SECONDS``, ending the room: nobody is there to see computers play.
+    While no player is connected to a room a person holds a seat in, the server owes
+    nothing but, after ``ABANDON_AFTER_SECONDS``, ending the room: nobody is there to see
+    computers play. A room held only by bots (and computer seats) plays on without them:
+    its seats are covered after their grace, and the computer plays them to the end.
+
+    Between rounds, where no person plays a seat (every seat a bot's, the computer's, or
+    a person's that the computer covers), nobody presses the page's button: the server
+    deals the next round ``ROUND_PAUSE_SECONDS`` after the round ended (a bot that deals
+    first is welcome to).
     """
     if state["room"]["status"] != "playing":
         return None
-    version = state["version"]
-    if state["unattended_since"] is not None:
+    version, seats = state["version"], state["seats"]
+    if state["unattended_since"] is not None and people_hold(seats):
         return Due("abandon", state["unattended_since"] + settings.ABANDON_AFTER_SECONDS, version)
     due = [
         Due("cover_seat", seat["away_since"] + settings.SEAT_GRACE_SECONDS, version, seat["index"])
-        for seat in state["seats"]
+        for seat in seats
         if seat["kind"] == "human"
         and seat["away_since"] is not None
         and not played_by_computer(seat)
     ]
     rnd, match = state["round"], state["match"]
-    if rnd and not rnd["over"] and match and not match["over"]:
-        drawer = rnd["state"]["drawer"]
-        if played_by_computer(state["seats"][drawer]):
-            at = state["changed_at"] + computer_delay(state["room"].get("computer_speed"))
-            due.append(Due("computer_turn", at, version, drawer))
+    if rnd and match and not match["over"]:
+        if not rnd["over"]:
+            drawer = rnd["state"]["drawer"]
+            if played_by_computer(seats[drawer]):
+                at = state["changed_at"] + computer_delay(state["room"].get("computer_speed"))
+                due.append(Due("computer_turn", at, version, drawer))
+        elif not any(played_in_person(seat) for seat in seats):
+            at = state["changed_at"] + settings.ROUND_PAUSE_SECONDS
+            due.append(Due("next_round", at, version))
     return min(due, key=lambda d: d.at) if due else None

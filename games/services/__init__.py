@@ -27,6 +27,7 @@ from games.services.presence import (
 from games.services.rooms import (
     abandon_room,
     create_room,
+    deal_next_round,
     join_refusal,
     join_room,
     next_round,
@@ -44,6 +45,7 @@ __all__ = [
     "connect",
     "cover_seat",
     "create_room",
+    "deal_next_round",
     "disconnect",
     "draw",
     "end_unfinished",

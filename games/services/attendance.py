@@ -1,4 +1,5 @@
-"""Whether anyone is at a room: a human seat with a fresh connection."""
+"""Whether anyone is at a room: a human seat with a fresh connection; and, as a match
+starts, the players' seats nobody is connected to, away from then."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from games.models import Presence, Room
+from games.models import Presence, Room, Seat
 
 
 def note_attendance(room: Room) -> None:
@@ -21,3 +22,24 @@ def note_attendance(room: Room) -> None:
         room.unattended_since = None
     elif room.unattended_since is None:
         room.unattended_since = timezone.now()
+
+
+def away_from_now(room: Room) -> None:
+    """As a match starts: every player's seat (a person's or a bot's) with no fresh
+    connection, and not already away, covered or left, is away from now, so that the
+    computer covers it after ``SEAT_GRACE_SECONDS`` unless its player comes (a seat
+    nobody connects to, a bot that never opens its socket, would otherwise hold the table
+    up for ever). A person's seat only while someone is at the room, as when a page
+    starts the match from the table where the others wait: a match started while nobody
+    is there waits for its people (``schedule.next_due``), each seat theirs as they come."""
+    fresh = timezone.now() - timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS)
+    unconnected = (
+        Seat.objects.filter(
+            room=room, is_computer=False, covered=False, left=False, away_since=None
+        )
+        .exclude(user=None, guest="")
+        .exclude(presences__last_seen__gte=fresh)
+    )
+    if room.unattended_since is not None:
+        unconnected = unconnected.filter(bot=True)
+    unconnected.update(away_since=timezone.now())

@@ -14,6 +14,7 @@ from games.engine import seeded
 from games.identity import Actor
 from games.models import Match, Room, Round, Seat
 from games.services import bots
+from games.services.attendance import away_from_now
 from games.services.change import Change
 from games.state import load, match_score
 
@@ -30,10 +31,10 @@ def new_match(room: Room) -> Match:
         room=room, number=number, rules=room.rules, first_dealer=first_dealer
     )
     room.status = Room.Status.PLAYING
-    # A bot not connected as its match starts is away from now on, so the seat grace
-    # applies to it as to a person gone away: the computer covers it until it comes.
-    unconnected = room.seats.filter(bot=True, away_since=None, presences__isnull=True)
-    unconnected.update(away_since=timezone.now())
+    # A player (a person or a bot) not connected as its match starts is away from now
+    # on, so the seat grace applies to it as to a player gone away: the computer covers
+    # it until it comes.
+    away_from_now(room)
     bots.tell_seated(room, "gameStart")
     deal_round(room, match, 1, first_dealer)
     return match

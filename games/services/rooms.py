@@ -27,7 +27,7 @@ from games.services.matches import (
     new_match,
     seated_at_latest_match,
 )
-from games.state import match_score
+from games.state import load, match_score
 
 
 def create_room(
@@ -259,6 +259,26 @@ def next_round(*, room_id: int, actor: Actor, at: dict | None = None) -> Round:
         new = deal_round(room, match, rounds[-1].number + 1, score.next_dealer)
         change.commit({"kind": "round_started", "round": new.number})
         return new
+
+
+def deal_next_round(*, room_id: int, version: int) -> dict | None:
+    """The server deals the match's next round by itself: the driver, when the round is
+    over and no person plays a seat (``games.realtime.schedule``: bots, the computer, or
+    people it covers; nobody presses the page's button), ``ROUND_PAUSE_SECONDS`` after
+    the round ended. Called with the version it planned against; returns the new state,
+    or None when that is not (or no longer) due."""
+    with changing(room_id, version) as change:
+        room = change.room
+        if room.status != Room.Status.PLAYING:
+            return None
+        seats, match, rounds = load(room, change.seats)
+        if match is None or match.finished_at is not None or not rounds:
+            return None
+        if rounds[-1].finished_at is None or any(s.played_in_person for s in seats):
+            return None
+        score = match_score(room, match, rounds)
+        new = deal_round(room, match, rounds[-1].number + 1, score.next_dealer)
+        return change.commit({"kind": "round_started", "round": new.number})
 
 
 def rematch(*, room_id: int, actor: Actor, at: dict | None = None) -> Match:
