@@ -2,7 +2,7 @@
 
 Each step also carries the marks a replay shows to teach the computer levels
 (``games.engine.marks``, RULES.md section 6): where a computer put the odd card after
-its own draw, and, before a human's draw from a computer seat, the face it would have
+its own draw, and, before a person's draw from a computer seat, the face it would have
 shown at each card. Used by the replay page and by the tests that prove a round replays
 exactly.
 """
@@ -10,6 +10,7 @@ exactly.
 from __future__ import annotations
 
 from games.engine import LEVELS, RoundState, marks
+from games.engine.tells import shows_face
 from games.models import Draw, Round
 
 
@@ -44,18 +45,18 @@ class _Marking:
 
     - "hid": after a draw the computer made (``Draw.by_computer``: a computer seat, or a
       human's seat it played then), which arranged the hand by the room's level.
-    - "face": before a draw a human made from a computer seat: the live table sends a
-      face when a human drawer points at a card of a seat the computer plays
-      (``games.realtime.together.point``). The rows do not say when the computer played a human's
-      seat that was left or covered (only that seat's own draws do), so faces are only
-      marked for computer seats: a replay never claims a face the table did not show.
-      Faces come from the round's seed, so only once the round is over.
+    - "face": before a draw a person made from a computer seat: the live table sends a
+      face only when a person points at a card of a computer seat, never a bot, nor at a
+      human's seat the computer covers or plays after they left (``tells.shows_face``,
+      the rule ``games.realtime.together.point`` follows): a replay never claims a face
+      the table did not show. Faces come from the round's seed, so only once the round
+      is over.
     """
 
     def __init__(self, rnd: Round, rows: list[Draw]):
         room = rnd.match.room
         self.level = room.computer_level if room.computer_level in LEVELS else None
-        self.computers = {s.index for s in room.seats.all() if s.is_computer}
+        self.seats = {s.index: {"kind": s.kind, "bot": s.bot} for s in room.seats.all()}
         self.rows = rows
         self.seed = rnd.seed if rnd.finished_at else None
         self.ply = (rnd.match.number, rnd.number)
@@ -72,7 +73,7 @@ class _Marking:
         if (
             upcoming is not None
             and not upcoming.by_computer
-            and upcoming.giver in self.computers
+            and shows_face(self.seats[upcoming.drawer], self.seats[upcoming.giver])
             and self.seed is not None
         ):
             found.append(marks.face(state, self.level, self.seed, *self.ply))

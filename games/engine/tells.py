@@ -5,14 +5,17 @@ the round's secret seed, the move (match, round, draws) and the position pointed
 the same point always gets the same face (pointing at a card again cannot re-roll a
 Medium computer's face) and a replay, once the seed is revealed, can recompute every face.
 A face never changes a draw: it only goes to the room as that seat's reaction.
+Who may get a face at all is ``shows_face``'s to say, the one home of that rule.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from .computer import EASY, HARD, MEDIUM, check_level
 from .round import RoundState
+from .seats import person
 
 WORRIED = "worried"
 CALM = "calm"
@@ -20,6 +23,16 @@ CALM = "calm"
 MEDIUM_TELL_RATE = 0.5
 #: How often Medium looks worried at another card (a bluff).
 MEDIUM_BLUFF_RATE = 0.15
+
+
+def shows_face(drawer: Mapping, giver: Mapping) -> bool:
+    """Whether the drawer's seat pointing at the giver's hand may bring the giver's face
+    (a state's seats: ``kind``, ``bot``; RULES.md section 6, "Tells", decided
+    2026-12-03): only a person pointing at a computer seat, one the computer plays from
+    the start. A person's seat the computer covers, or plays after they left, holds that
+    person's hand and shows no face; a bot pointing gets none (it could read every
+    card's face in a second)."""
+    return giver["kind"] == "computer" and person(drawer)
 
 
 def tell_rng(seed: str, match: int, round_number: int, draws: int, position: int) -> random.Random:

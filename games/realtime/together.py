@@ -12,8 +12,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from games.engine.seats import played_by_computer, seats_of
-from games.engine.tells import face_at
+from games.engine.seats import seats_of
+from games.engine.tells import face_at, shows_face
 from games.errors import ActionError
 from games.reactions import REACTIONS
 from games.realtime.windows import allowed
@@ -42,7 +42,8 @@ def point(state: dict | None, actor, action: dict) -> list[dict]:
     position = action["position"]
     messages = [{"type": "room.pointing", "seat": drawer, "position": position}]
     level = state["room"]["computer_level"]
-    if position is not None and level and played_by_computer(state["seats"][giver]):
+    seats = state["seats"]
+    if position is not None and level and shows_face(seats[drawer], seats[giver]):
         face = face_at(
             rnd["state"], level, rnd["seed"], state["match"]["number"], rnd["number"], position
         )

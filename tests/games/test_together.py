@@ -151,11 +151,11 @@ async def test_the_fifth_reaction_in_ten_seconds_is_sent_and_the_sixth_refused(s
     assert (await next_of(spectator, "reaction"))["reaction"] == "thanks"
 
 
-def _easy_room_where_the_computer_gives_the_joker(me):
-    """An Easy computer room in which the human draws first from the computer, who holds
-    the joker; and the joker's position in its hand."""
+def _easy_room_where_the_computer_gives_the_joker(me, **options):
+    """An Easy computer room in which ``me`` draws first from the computer, who holds the
+    joker; and the joker's position in its hand."""
     for _ in range(40):
-        room = computer_room(me, seats=2, rounds=1, computer_level="easy")
+        room = computer_room(me, seats=2, rounds=1, computer_level="easy", **options)
         state = selectors.snapshot(room.pk)
         rnd = state["round"]["state"]
         if rnd["drawer"] == 0 and "JK" in rnd["hands"][rnd["giver"]]:
@@ -187,3 +187,52 @@ async def test_an_easy_computer_looks_worried_when_its_joker_is_pointed_at():
     state = await database_sync_to_async(selectors.snapshot)(room.pk)
     rnd = state["round"]
     assert face_at(rnd["state"], "easy", rnd["seed"], 1, 1, joker) == "worried"
+
+
+async def no_face_at(pointer: Player, position: int) -> None:
+    """``pointer`` points at ``position``, then at another card: nothing but the two
+    pointings comes back (a face the first brought would come before the second, which
+    the same socket sent after it)."""
+    at = ply(pointer.state, "point")
+    other = 0 if position else 1
+    seen = len(pointer.messages)
+    await pointer.send(type="point", **at, position=position)
+    await pointer.send(type="point", **at, position=other)
+    while not [m for m in pointer.messages[seen:] if m.get("position") == other]:
+        await pointer.receive()
+    together = [m for m in pointer.messages[seen:] if m["type"] in ("pointing", "reaction")]
+    assert [(m["type"], m.get("position")) for m in together] == [
+        ("pointing", position),
+        ("pointing", other),
+    ]
+
+
+async def test_a_bot_pointing_at_a_computer_seat_gets_no_face():
+    bot = await Player.bot("Pointer")
+    room, joker = await database_sync_to_async(_easy_room_where_the_computer_gives_the_joker)(
+        bot, bot=True
+    )
+    assert await bot.connect(room.code)
+    assert bot.state["seats"][0]["bot"] and bot.state["seats"][1]["kind"] == "computer"
+    await no_face_at(bot, joker)
+
+
+def _joker_holder(room_id: int) -> tuple[int, list[str]]:
+    rnd = selectors.snapshot(room_id)["round"]["state"]
+    holder = next(seat for seat, hand in enumerate(rnd["hands"]) if "JK" in hand)
+    return holder, rnd["hands"][holder]
+
+
+async def test_a_person_pointing_at_a_seat_the_computer_covers_gets_no_face(settings):
+    settings.SEAT_GRACE_SECONDS = 0.3
+    room, players = await friends_in_play("ann", "bea", rounds=1, computer_level="easy")
+    holder, _ = await database_sync_to_async(_joker_holder)(room.pk)
+    pointer = players[1 - holder]
+    if players[holder].state["acting"] is not None:  # the joker's holder draws first
+        await players[holder].act(type="draw", position=0)
+        await pointer.until(lambda s: s["acting"] is not None)
+    await players[holder].close()
+    state = await pointer.until(lambda s: s["seats"][holder]["covered"])
+    assert state["acting"] == pointer.state["you"][0] and not state["round"]["over"]
+    _, hand = await database_sync_to_async(_joker_holder)(room.pk)
+    await no_face_at(pointer, hand.index("JK"))

@@ -10,8 +10,10 @@ from games.engine.computer import HABIT_POSITION
 from games.engine.tells import CALM, WORRIED
 from games.models import Room, Round
 from games.replay import replay_steps
+from games.services import bots
+from tests.games.conftest import make_user
 from tests.lobby.test_replay import finished_round, replay_data
-from tests.rooms import friends_room
+from tests.rooms import computer_room, friends_room, play_out_versus_computer
 
 pytestmark = pytest.mark.django_db
 
@@ -125,6 +127,24 @@ def _played_with_a_leaver() -> list[dict]:
             services.computer_turn(room_id=room.pk, version=room.version)
         room.refresh_from_db()
     return replay_steps(Round.objects.get(match__room=room))
+
+
+def test_a_bot_drawing_from_a_computer_that_holds_the_joker_gets_no_face_mark():
+    """The table shows no face to a bot's point (RULES.md section 6): a replay claims none
+    before a bot's draw, though the computer it draws from holds the joker."""
+    owner = make_user("owner")
+    bot, _token = bots.create_bot(owner_id=owner.pk, name="Replayed")
+    player = services.Actor(user_id=bot.pk)
+    for _ in range(TRIES):
+        room = computer_room(player, name="Replayed", rounds=1, computer_level="easy", bot=True)
+        play_out_versus_computer(room, player)
+        rnd = Round.objects.get(match__room=room)
+        steps, rows = replay_steps(rnd), list(rnd.draws.all())
+        if any(row.drawer == 0 and "JK" in steps[k]["hands"][1] for k, row in enumerate(rows)):
+            break
+    else:
+        raise AssertionError("the computer never held the joker before the bot's draw")
+    assert not [m for step in steps for m in step["marks"] if m["kind"] == "face"]
 
 
 def test_the_page_hands_out_the_marks_and_its_legend(client):
