@@ -323,6 +323,11 @@ WS_TABLE_FRAMES_PER_SECOND = 20
 WS_POINTS_PER_SECOND = int(os.environ.get("WS_POINTS_PER_SECOND", "10"))
 REACTIONS_PER_WINDOW = int(os.environ.get("REACTIONS_PER_WINDOW", "5"))
 REACTION_WINDOW_SECONDS = float(os.environ.get("REACTION_WINDOW_SECONDS", "10"))
+# Each seat's points, however many sockets and server processes it points from: at most
+# SEAT_POINTS_PER_WINDOW in any SEAT_POINT_WINDOW_SECONDS, counted across processes
+# (games/realtime/windows.py); past them, slow_down as well.
+SEAT_POINTS_PER_WINDOW = int(os.environ.get("SEAT_POINTS_PER_WINDOW", "10"))
+SEAT_POINT_WINDOW_SECONDS = float(os.environ.get("SEAT_POINT_WINDOW_SECONDS", "1"))
 # Frames a socket may send in one second before Daphne cuts it off (4429) where it reads
 # them, before any queue (config/daphne_guard.py): far above any honest page.
 WS_FRAMES_PER_SECOND_HARD = int(os.environ.get("WS_FRAMES_PER_SECOND_HARD", "200"))

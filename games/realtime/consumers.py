@@ -252,9 +252,14 @@ class TableConsumer(limits.LimitedSocket):
         its sockets on every server process."""
         current = self.state is not None and not self.missed and not self._catching_up()
         if action["type"] == "point":
-            if not self.limits.point_allowed():
+            if not self.limits.point_allowed():  # this socket's: no I/O
                 raise together.slow_down()
             messages = together.point(self.state if current else None, self.actor, action)
+            # The seat's, whatever socket or process it points from: counted in Redis,
+            # so off the event loop, and only for a point its checks allowed.
+            seat = messages[0]["seat"]
+            if not await in_worker(together.seat_may_point)(self.room_id, seat):
+                raise together.slow_down()
             # A computer's face goes out when it changes, not again for every point.
             faces = [m for m in messages if m["type"] == "room.reaction"]
             face = (ply(action), faces[0]["reaction"]) if faces else None

@@ -52,6 +52,15 @@ def point(state: dict | None, actor, action: dict) -> list[dict]:
     return messages
 
 
+def seat_may_point(room_id: int, seat: int) -> bool:
+    """Count a point of ``seat`` (one ``point`` allows); whether it is within
+    ``SEAT_POINTS_PER_WINDOW`` in ``SEAT_POINT_WINDOW_SECONDS``, counted across the seat's
+    sockets and processes (``games.realtime.windows``: Redis, so call it off the event
+    loop). A point past it is refused as ``slow_down``."""
+    limit, window = settings.SEAT_POINTS_PER_WINDOW, settings.SEAT_POINT_WINDOW_SECONDS
+    return allowed(f"points:{room_id}:{seat}", limit, window)
+
+
 def react(state: dict | None, actor, action: dict, room_id: int) -> list[dict]:
     """A seated player's reaction: one of ``REACTIONS``, at most
     ``REACTIONS_PER_WINDOW`` per seat in ``REACTION_WINDOW_SECONDS``, counted across
