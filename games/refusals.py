@@ -66,13 +66,11 @@ def ahead_move() -> ActionError:
     """A move the room has not reached: no race on one socket (it sent the client every
     move the client can name), but a client naming the move it wants rather than the one
     it answers (a ``next_round`` naming the round to deal instead of the round just over).
-    The same code as ``stale_move``, a message that says what to do."""
+    The same code as ``stale_move``, with a message that says so (people meet it only
+    on a forged form, so it names no field; docs/bots.md says what to send)."""
     return ActionError(
         "stale_version",
-        _(
-            "That names a move the table has not reached: copy the match, the round and "
-            "the draws from the latest state (next_round names the round just over)."
-        ),
+        _("The table has not reached that move yet: nothing changed."),
     )
 
 

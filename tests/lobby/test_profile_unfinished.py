@@ -125,7 +125,8 @@ def test_a_forged_request_without_the_csrf_token_is_refused(make_user):
         ({"code": ""}, "That game could not be found."),
         ({"code": "ZZZZZZ"}, "That game could not be found."),
         ({"match": "one"}, "That game could not be found."),
-        ({"match": 2}, "The table has moved on"),  # a stale page: refused, not ended
+        # A match the room has not reached (a forged form): refused, not ended.
+        ({"match": 2}, "The table has not reached that move yet"),
     ],
 )
 def test_malformed_or_stale_requests_are_refused_in_words(make_user, client, form, message):
