@@ -3,9 +3,10 @@
 // keyboard focus, else the selected card) is sent as "point", at most one every 110 ms,
 // and null when it points at nothing. Every page marks the card pointed at in the
 // giver's hand ("pointed": lifted toward the drawer) and says it politely in
-// #together-live. It listens to room.js's events and watches the hands table.js draws,
-// so table.js only imports it.
+// #together-live. It sends through the table's socket (table/socket.js), listens to the
+// table's events and watches the hands table.js draws, so table.js only imports it.
 
+import { ply, send } from "./table/socket.js";
 import { fill } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -25,11 +26,6 @@ let announceTimer = null;
 const moveKey = (s) => (s && s.round ? `${s.match?.number}/${s.round.number}/${s.round.draws}` : null);
 const drawingNow = () => Boolean(state && !state.replay && state.acting !== null && state.acting !== undefined
   && state.round && !state.round.over && state.round.giver !== null);
-
-function send(message) {
-  const socket = window.tableSocket;
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-}
 
 function selectedPosition() {
   const card = $("giver-hand")?.querySelector(".selected");
@@ -54,8 +50,7 @@ function flush() {
   if (position === sent || !drawingNow()) return;
   sent = position;
   lastSentAt = performance.now();
-  const r = state.round;
-  send({ type: "point", match: state.match.number, round: r.number, draw: r.draws, position });
+  send({ type: "point", ...ply(state), position });
 }
 
 function positionOf(target) {

@@ -3,6 +3,7 @@
 // shows as a bubble at the seat's name tag for a few seconds and is said politely in
 // #together-live, unless this browser muted them (remembered in localStorage).
 
+import { send } from "./table/socket.js";
 import { fill } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -67,11 +68,6 @@ function openMenu(open) {
   if (open) menu.querySelector("button")?.focus();
 }
 
-function send(key) {
-  const socket = window.tableSocket;
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "react", reaction: key }));
-}
-
 /** Put each live bubble in its seat's tag (table.js redraws the tags from scratch). */
 function showBubbles() {
   for (const [seat, { key }] of bubbles) {
@@ -112,7 +108,7 @@ if (box) {
   menu.addEventListener("click", (e) => {
     const choice = e.target.closest("[data-reaction]");
     if (!choice) return;
-    send(choice.dataset.reaction);
+    send({ type: "react", reaction: choice.dataset.reaction });
     openMenu(false);
     button.focus();
   });

@@ -1,7 +1,8 @@
-// The room page: live seats, status and rounds played over the table socket, and the
-// invitation link.
+// The room page: live seats, status and rounds played from the table's states, and the
+// invitation link. It opens the room's socket (table/socket.js) once its listeners are in.
 import { ending } from "./ending.js";
 import "./speed.js"; // the computer's pace, in the table's settings
+import { openTable } from "./table/socket.js";
 import { seatName, seatWhat } from "./words.js";
 
 const root = document.getElementById("room");
@@ -38,7 +39,6 @@ function renderSeats(state) {
     // The link to watch sat beside the invitation; it stays, below the table.
     document.getElementById("watch-section")?.removeAttribute("hidden");
   }
-  document.dispatchEvent(new CustomEvent("table-state", { detail: state }));
 }
 
 // The host's "Invite a bot" (docs/bots.md): a bot that sat down is no longer waited for
@@ -97,7 +97,7 @@ async function refreshHistory(state) {
 // The host may free a waiting player's seat; players who join live get the button too.
 function syncRemoveButton(item, seat, state) {
   const wanted = root.dataset.host === "1" && state.room.status === "waiting"
-    && seat.kind === "human" && seat.index > 0;
+    && seat.kind === "human" && seat.index !== state.host;
   const form = item.querySelector("form");
   if (!wanted) { form?.remove(); return; }
   if (form) return;
@@ -117,46 +117,15 @@ function syncRemoveButton(item, seat, state) {
   item.append(added);
 }
 
-const RESTARTING = 4012; // docs/protocol.md, close codes
-let delay = 500;
-let reconnects = 0;
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const query = root.dataset.token ? `?t=${encodeURIComponent(root.dataset.token)}` : "";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/rooms/${root.dataset.code}/${query}`);
-  window.tableSocket = socket;
-  socket.onopen = () => {
-    delay = 500;
-    document.dispatchEvent(new CustomEvent("table-connection", { detail: { ok: true, reconnects } }));
-  };
-  socket.onmessage = (e) => {
-    const message = JSON.parse(e.data);
-    if (message.type === "state") renderSeats(message);
-    else document.dispatchEvent(new CustomEvent("table-message", { detail: message }));
-  };
-  socket.onclose = (e) => {
-    // Refused for good (docs/protocol.md): no such room, not allowed, or closed for
-    // sending garbage. Say so instead of reconnecting.
-    const refusals = { 4404: labels.noRoom, 4403: labels.notAllowed, 4429: labels.closed };
-    if (e.code in refusals) {
-      statusLine.textContent = refusals[e.code];
-      return;
-    }
-    reconnects++;
-    // The server is restarting (4012): another process takes the socket now, so no
-    // back-off; a moment's spread keeps a whole server's sockets from arriving at once.
-    if (e.code === RESTARTING) {
-      setTimeout(connect, Math.random() * 250);
-      return;
-    }
-    if (reconnects === 5) {
-      document.dispatchEvent(new CustomEvent("table-connection", { detail: { ok: false, reconnects } }));
-    }
-    setTimeout(connect, delay);
-    delay = Math.min(delay * 2, 10000);
-  };
-}
-connect();
+// The room's socket is the table's (table/socket.js); the seat list is one more listener
+// of the states it receives. A socket refused for good says why here.
+document.addEventListener("table-state", (e) => renderSeats(e.detail));
+document.addEventListener("table-socket", (e) => {
+  const refusals = { 4404: labels.noRoom, 4403: labels.notAllowed, 4429: labels.closed };
+  const { status, code } = e.detail;
+  if (status === "closed" && code in refusals) statusLine.textContent = refusals[code];
+});
+openTable(root.dataset.code, root.dataset.token);
 
 const link = document.getElementById("invite-link");
 const share = document.getElementById("share-link");

@@ -2,17 +2,13 @@
 // table's settings while the computer plays a seat. The host's page sends "speed"; every
 // page shows the room's speed from its state and says a change politely in #together-live.
 
+import { send } from "./table/socket.js";
 import { fill } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const box = $("speed-setting");
 const choices = box ? [...box.querySelectorAll("[data-speed]")] : [];
 let shown = null; // the speed this page last showed
-
-function send(message) {
-  const socket = window.tableSocket;
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-}
 
 function show(state) {
   const room = state.room;
