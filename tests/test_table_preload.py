@@ -1,14 +1,17 @@
 """The table page fetches its scripts at once: every module static/js/table.js imports,
 directly or through another module (static/js/table/ and the shared ones), has a
-modulepreload link in templates/lobby/_table_labels.html, so none waits for the module
-that imports it to arrive first."""
+modulepreload link in templates/lobby/_table_modules.html, so none waits for the module
+that imports it to arrive first; and the pages with a table load its entry script from
+their own template, not from a partial of labels."""
 
 import re
 
 from tests.support import ROOT
 
 STATIC = ROOT / "static"
-TEMPLATE = ROOT / "templates" / "lobby" / "_table_labels.html"
+TEMPLATE = ROOT / "templates" / "lobby" / "_table_modules.html"
+LOBBY = ROOT / "templates" / "lobby"
+ENTRY = """<script type="module" src="{% static 'js/table.js' %}"></script>"""
 IMPORT = re.compile(r"""^import\s+(?:[^"';]*?\s+from\s+)?["']([^"']+)["']""", re.M | re.S)
 
 
@@ -42,8 +45,24 @@ def test_every_module_the_table_imports_is_preloaded():
 
 def test_every_module_the_room_page_imports_is_preloaded():
     """The room page's own script (room.js) and what it imports besides the table's (the
-    computer's speed): preloaded by the room page or the table's labels."""
+    computer's speed): preloaded by the room page or the table's modules."""
     preloaded = preloads(ROOT / "templates" / "lobby" / "room.html") | preloads(TEMPLATE)
     imported = imported_by(STATIC / "js" / "room.js")
     assert "js/speed.js" in imported
     assert imported - preloaded == set(), "imported by the room page but not preloaded"
+
+
+def test_the_room_and_the_replay_templates_load_the_table_entry_script_after_its_modules():
+    for page in ("room.html", "replay.html"):
+        text = (LOBBY / page).read_text()
+        assert text.count(ENTRY) == 1, page
+        modules = text.index('{% include "lobby/_table_modules.html" %}')
+        assert modules < text.index(ENTRY) > text.index('{% include "lobby/_table_labels.html" %}')
+    room = (LOBBY / "room.html").read_text()
+    # The table's listeners are in before room.js opens the socket.
+    assert room.index(ENTRY) < room.index("js/room.js")
+
+
+def test_no_partial_loads_a_script():
+    for partial in LOBBY.glob("_*.html"):
+        assert "<script" not in partial.read_text(), partial.name

@@ -1,13 +1,16 @@
-// The table's entry point: the page's wiring. It takes a room's state (sent by room.js, or
-// by replay.js, as "table-state" events) into the one view state, redraws the table, flies
-// the card drawn, tells the draw and reports telemetry; and wires the buttons, the drag,
-// resizing and the 3D/flat choice. The work is in table/, one job a module:
+// The table's entry point: the page's wiring. It takes a room's state (from the table's
+// socket, table/socket.js, or from replay.js, as "table-state" events) into the one view
+// state, redraws the table, flies the card drawn, tells the draw and reports telemetry;
+// and wires the buttons, the drag, resizing and the 3D/flat choice. The room's template
+// and the replay's load it. The work is in table/, one job a module:
 //
 //   table/view.js       the view state, one object; whose view: near seat, your hand, your
 //                       turn, the odd card, the curtain, the same device's hold
 //   table/page.js       the page's labels and elements by id
 //   table/words.js      cards and seats in words and pictures
+//   table/socket.js     the room's one socket: reconnect and back-off, the ply, send
 //   table/actions.js    what the page sends, naming the move
+//   table/ctrl.js       the controller: choosing a card of the giver's hand, the draw
 //   table/render.js     hands, cards and the pile drawn from a state; render() draws it all
 //   table/tags.js       the name tags
 //   table/panel.js      the words and buttons around the table
@@ -31,7 +34,8 @@ import { animateDraw, flightSource, liftPick, playHandSequence } from "./table/m
 import { $, L, reducedMotion, wait } from "./table/page.js";
 import { setLastMove, showSpectators } from "./table/panel.js";
 import { place, setView, sizeArea } from "./table/placement.js";
-import { drawSelected, render } from "./table/render.js";
+import { drawSelected } from "./table/ctrl.js";
+import { render } from "./table/render.js";
 import { reportConnection, reportEnvironment, reportGame } from "./table/telemetry.js";
 import { holdAfterDraw, myHandSeat, view, youLeft } from "./table/view.js";
 import { seatName } from "./table/words.js";

@@ -1,10 +1,11 @@
 // Draws a state: every hand at its seat, your own hand at the near edge, the giver's hand
 // lifted to you with its buttons, and the pile; render() draws the whole table, the name
-// tags (tags.js) and the words around it (panel.js) too, then places the scene.
+// tags (tags.js) and the words around it (panel.js) too, then places the scene. What a
+// click or a key on the giver's cards does is the controller's (ctrl.js).
 
 import { playingSeats } from "../ending.js";
 import { fill } from "../words.js";
-import { action, send } from "./actions.js";
+import { choose } from "./ctrl.js";
 import { $, L, reducedMotion } from "./page.js";
 import { renderCurtain, renderPanel, renderResult, renderSeatActions, renderStatus } from "./panel.js";
 import { place, sizeArea } from "./placement.js";
@@ -226,29 +227,4 @@ function moveFocus(event, i, count) {
   for (const b of buttons) b.tabIndex = -1;
   buttons[next].tabIndex = 0;
   buttons[next].focus();
-}
-
-function choose(position) {
-  if (!isMyTurn()) return;
-  if (view.selected === position) {
-    drawSelected();
-    return;
-  }
-  view.selected = position;
-  for (const el of $("giver-hand").children) {
-    el.classList.toggle("selected", Number(el.dataset.position) === position);
-  }
-  for (const b of $("giver-buttons").children) {
-    b.setAttribute("aria-pressed", Number(b.dataset.position) === position ? "true" : "false");
-  }
-  for (const id of ["draw-button", "draw-3d"]) $(id).disabled = false;
-}
-
-export function drawSelected() {
-  if (!isMyTurn() || view.selected === null) return;
-  const card = $("giver-hand").querySelector(`[data-position="${view.selected}"]`);
-  view.pendingFrom = card ? card.getBoundingClientRect() : null;
-  send(action("draw", { position: view.selected }));
-  view.selected = null;
-  for (const id of ["draw-button", "draw-3d"]) $(id).disabled = true;
 }

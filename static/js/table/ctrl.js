@@ -1,0 +1,32 @@
+// The controller: what choosing a card of the giver's hand does. A first click or key
+// selects the card, the same card again (or the Draw button) sends the draw over the
+// table's socket; render.js draws the result from the next state.
+
+import { action, send } from "./actions.js";
+import { $ } from "./page.js";
+import { isMyTurn, view } from "./view.js";
+
+export function choose(position) {
+  if (!isMyTurn()) return;
+  if (view.selected === position) {
+    drawSelected();
+    return;
+  }
+  view.selected = position;
+  for (const el of $("giver-hand").children) {
+    el.classList.toggle("selected", Number(el.dataset.position) === position);
+  }
+  for (const b of $("giver-buttons").children) {
+    b.setAttribute("aria-pressed", Number(b.dataset.position) === position ? "true" : "false");
+  }
+  for (const id of ["draw-button", "draw-3d"]) $(id).disabled = false;
+}
+
+export function drawSelected() {
+  if (!isMyTurn() || view.selected === null) return;
+  const card = $("giver-hand").querySelector(`[data-position="${view.selected}"]`);
+  view.pendingFrom = card ? card.getBoundingClientRect() : null;
+  send(action("draw", { position: view.selected }));
+  view.selected = null;
+  for (const id of ["draw-button", "draw-3d"]) $(id).disabled = true;
+}
