@@ -1,6 +1,6 @@
 """Faults in the middle of a round, with real processes: a Daphne process killed with
 SIGKILL, Redis restarted, PostgreSQL restarted. Clients behave like the table page
-(static/js/room.js): on a dropped socket they reconnect with a growing back-off, and they
+(static/js/table/socket.js): on a dropped socket they reconnect with a growing back-off, and they
 redraw from whatever ``state`` they are sent. Every wait is for a condition, bounded
 generously for a busy machine (the bounds only decide how long a failure takes)."""
 
@@ -38,7 +38,7 @@ OPEN_SECONDS = 30
 
 class Browser:
     """One table page: a socket to whichever server ``route()`` names, reconnecting like
-    room.js (after 0.5 s, doubling up to 10 s, reset once a socket opens)."""
+    table/socket.js (after 0.5 s, doubling up to 10 s, reset once a socket opens)."""
 
     def __init__(self, name: str, session_key: str, code: str, route):
         self.name, self.session_key, self.code, self.route = name, session_key, code, route

@@ -40,7 +40,7 @@ def site_room(prod, seats=4, humans=2, rounds=5) -> dict:
 
 
 class Page:
-    """A table page through nginx that plays its seat and reconnects as room.js does: at
+    """A table page through nginx that plays its seat and reconnects as table/socket.js does: at
     once after 4012, otherwise after 0.5 s, doubling."""
 
     def __init__(self, prod, code: str, session_key: str):
