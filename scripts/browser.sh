@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Make sure Debian's Chromium is installed for the Playwright browser tests, with CJK
-# fonts so that screenshots of the Japanese and Chinese pages can be read, and node, which
-# runs static/js/verify.js against the Python reference (tests/js/test_verify_js.py).
+# Make sure Debian's Chromium is installed, and its headless shell, which the Playwright
+# browser tests run (tests/browser/conftest.py: the same build without its windowing, about
+# 30% cheaper), with CJK fonts so that screenshots of the Japanese and Chinese pages can be
+# read, and node, which runs static/js/verify.js against the Python reference
+# (tests/js/test_verify_js.py).
 set -euo pipefail
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
+command -v chromium-headless-shell >/dev/null || missing+=(chromium-headless-shell)
 [ -d /usr/share/fonts/opentype/noto ] || missing+=(fonts-noto-cjk)
 command -v node >/dev/null || missing+=(nodejs)
 if [ ${#missing[@]} -gt 0 ]; then
@@ -14,4 +17,5 @@ if [ ${#missing[@]} -gt 0 ]; then
   as_root apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 echo "browser: $(chromium --version)"
+echo "browser for the tests: $(chromium-headless-shell --version)"
 echo "node: $(node --version)"

@@ -76,9 +76,10 @@ def start_server(workdir: Path) -> tuple[subprocess.Popen, int]:
 def weigh(site: str, runs: int, viewport: dict) -> dict:
     from playwright.sync_api import sync_playwright
 
-    chromium = shutil.which("chromium")
+    # The browser tests' browser (tests/browser/conftest.py): Debian's headless shell.
+    chromium = shutil.which("chromium-headless-shell")
     if not chromium:
-        raise SystemExit("page_weight: needs Debian's chromium (scripts/browser.sh)")
+        raise SystemExit("page_weight: needs Debian's chromium-headless-shell (scripts/browser.sh)")
     weights, playable = [], []
     with sync_playwright() as p:
         browser = p.chromium.launch(
