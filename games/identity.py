@@ -4,7 +4,7 @@ the session, so a guest keeps their seats while the browser session lasts)."""
 import secrets
 from dataclasses import dataclass
 
-from games.engine.seats import holds, plays
+from games.engine.seats import hosts, plays
 
 GUEST_KEY = "guest_id"
 
@@ -41,8 +41,8 @@ class Actor:
         return query if including_left else query & Q(**{f"{through}left": False})
 
     def owns(self, room) -> bool:
-        """Whether this actor is ``room``'s host."""
-        return holds(self, room.host_id, room.host_guest)
+        """Whether this actor is ``room``'s host (``games.engine.seats.hosts``)."""
+        return hosts(self, room.host_id, room.host_guest)
 
 
 def guest_id(request) -> str:

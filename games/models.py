@@ -92,6 +92,10 @@ class Room(models.Model):
     def __str__(self):
         return f"{self.code} ({self.variant}, {self.seat_count} seats)"
 
+    def host_seat(self, seats) -> int | None:
+        """The host's seat among ``seats`` (``Seat`` rows): ``games.engine.seats.host_seat``."""
+        return seat_rules.host_seat([s.facts for s in seats], self.host_id, self.host_guest)
+
 
 class Seat(models.Model):
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
@@ -166,7 +170,15 @@ class Seat(models.Model):
     @property
     def facts(self) -> dict:
         """What ``games.engine.seats`` reads of a seat, as a room's state has it."""
-        return {"kind": self.kind, "covered": self.covered, "left": self.left, "bot": self.bot}
+        return {
+            "index": self.index,
+            "kind": self.kind,
+            "covered": self.covered,
+            "left": self.left,
+            "bot": self.bot,
+            "user_id": self.user_id,
+            "guest": self.guest,
+        }
 
     @property
     def played_by_computer(self) -> bool:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games.engine.seats import played_by_computer, seats_of
+from games.engine.seats import played_by_computer, plays_as_host, seats_of
 from games.errors import ActionError
 from games.labels import SPEED_NAMES
 
@@ -195,9 +195,9 @@ def leaving(kind: str, *, seat_count: int, playing: bool) -> ActionError | None:
 
 
 def speed_change(*, host: bool, speed: object) -> ActionError | None:
-    """Why the computer speed may not be set to ``speed``: only the host (the player of
-    seat 0, while they play it) sets it, at any time (between matches too, for the
-    rematch), and only to a speed there is."""
+    """Why the computer speed may not be set to ``speed``: only the host, while they play
+    their seat (``games.engine.seats.plays_as_host``), sets it, at any time (between
+    matches too, for the rematch), and only to a speed there is."""
     if not host:
         return ActionError("not_host", _("Only the host may change the computer speed."))
     if speed not in SPEED_NAMES:
@@ -280,7 +280,9 @@ def _leave_or_resign(state: dict, actor, action: dict) -> ActionError | None:
 
 
 def _speed(state: dict, actor, action: dict) -> ActionError | None:
-    return speed_change(host=0 in seats_of(state, actor), speed=action["speed"])
+    room = state["room"]
+    host = plays_as_host(actor, state["seats"], room["host_user_id"], room["host_guest"])
+    return speed_change(host=host, speed=action["speed"])
 
 
 _CHECKS = {

@@ -64,6 +64,9 @@ def room_state(room: Room, event: dict | None = None, loaded: tuple | None = Non
             "computer_level": room.computer_level,
             "computer_speed": room.computer_speed,
             "listed": room.listed,
+            # Server side only: who opened the room (the view tells its seat, ``host``).
+            "host_user_id": room.host_id,
+            "host_guest": room.host_guest,
         },
         # Server side only: when the room last changed and since when nobody is there
         # (games.realtime.schedule plans the server's own moves from them).

@@ -168,6 +168,7 @@ def room(request, code: str):
             "room": room,
             "seats": seats,
             "is_host": is_host,
+            "host_seat": room.host_seat(seats),
             "seated": seated,
             "invite_url": invite_url,
             "watch_url": watch_url,
@@ -298,13 +299,18 @@ def join(request, token: str):
             return redirect("room", code=room.code)
     _focus_first_error(form)
     here = reverse("join", args=[room.token])
+    # A guest host is named by their seat (``Room.host_seat``).
+    host_at = room.host_seat(seats)
+    host = room.host.get_username() if room.host else ""
+    if not host and host_at is not None:
+        host = seats[host_at].short_name
     return render(
         request,
         "lobby/join.html",
         {
             "room": room,
             "seats": seats,
-            "host": room.host.get_username() if room.host else seats[0].short_name,
+            "host": host,
             "variant_help": VARIANT_HELP[room.variant],
             "deal_line": room_deal_line(room),
             "house_rules": house_rule_words(room.options, deal=False),

@@ -1,5 +1,5 @@
 """The shape of a room's full state: built by ``games.state.room_state`` once per change,
-read by ``view.view_for`` (what a socket may know), ``games.realtime.schedule`` (the server's next
+read by ``view.view_for`` (what a socket may know), ``games.schedule`` (the server's next
 move), the driver and the table socket. Server side only: it holds every hand and who
 holds each seat. Plain data, so that it travels through the channel layer as it is;
 ``tests/games/test_state_shape.py`` checks that ``room_state`` builds exactly these
@@ -22,6 +22,9 @@ class RoomInfo(TypedDict):
     computer_level: str
     computer_speed: str
     listed: bool
+    # Server side only: who opened the room (``seats.host_seat`` finds their seat).
+    host_user_id: int | None
+    host_guest: str
 
 
 class SeatState(TypedDict):

@@ -12,7 +12,7 @@ Pure: no Django, no I/O.
 
 from __future__ import annotations
 
-from .seats import Viewer, played_by_computer, seats_of
+from .seats import Viewer, host_seat, played_by_computer, reporting_seats, seats_of
 from .shapes import RoomState
 
 #: The room's public description.
@@ -73,6 +73,7 @@ def view_for(state: RoomState, viewer: Viewer | None = None) -> dict:
     whose turn it is is shown.
     """
     seats = seats_of(state, viewer)
+    room = state["room"]
     same_device = state["room"]["mode"] == "same_device"
     rnd = state["round"]
     round_state = rnd["state"] if rnd else None
@@ -97,7 +98,13 @@ def view_for(state: RoomState, viewer: Viewer | None = None) -> dict:
         "version": state["version"],
         "room": _pick(state["room"], ROOM_FIELDS),
         "you": sorted(seats),
+        # The seats this socket's player left to the computer for the rest of the match.
+        "you_left": sorted(seats_of(state, viewer, including_left=True) - seats),
         "acting": acting,
+        # Public facts the pages read rather than work out (``seats.py``): the host's seat,
+        # and the seats whose pages report a match starting and finishing.
+        "host": host_seat(state["seats"], room.get("host_user_id"), room.get("host_guest", "")),
+        "reporting": reporting_seats(room["mode"], state["seats"]),
         "seats": [
             {
                 **_pick(meta, SEAT_FIELDS),

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from games import fairness_data, refusals
 from games.engine import MatchRules, Options, check_level, get_variant
-from games.engine.seats import plays
+from games.engine.seats import plays_as_host
 from games.errors import ActionError
 from games.identity import Actor
 from games.labels import VARIANT_NAMES
@@ -208,8 +208,10 @@ def remove_player(*, room_id: int, actor: Actor, seat_index: int) -> None:
             not_host=_("Only the host may remove a player."),
             started=_("Players can only be removed before the start."),
         )
-        seat = room.seats.filter(index=seat_index).first()
-        if seat is None or seat.index == 0 or seat.is_empty:
+        seats = list(room.seats.all())
+        seat = next((s for s in seats if s.index == seat_index), None)
+        # The host's own seat is not a waiting player's.
+        if seat is None or seat.index == room.host_seat(seats) or seat.is_empty:
             raise ActionError("not_allowed", _("There is no waiting player in that seat."))
         if seat.bot:
             tell_seated(room, "gameFinish", [seat])
@@ -310,9 +312,10 @@ def set_computer_speed(*, room_id: int, actor: Actor, speed: object) -> None:
     """The host sets how fast the computer plays its seats (``schedule.COMPUTER_SPEEDS``):
     the next computer move is planned at the new pace."""
     with changing(room_id) as change:
-        room, host = change.room, change.seats[0]
-        host_plays = plays(actor, host.user_id, host.guest, host.left)
-        refuse(refusals.speed_change(host=host_plays, speed=speed))
+        room = change.room
+        seats = [s.facts for s in change.seats]
+        host = plays_as_host(actor, seats, room.host_id, room.host_guest)
+        refuse(refusals.speed_change(host=host, speed=speed))
         if speed == room.computer_speed:
             return
         room.computer_speed = speed

@@ -3,7 +3,15 @@ those they left, and when the computer plays a seat."""
 
 import pytest
 
-from games.engine.seats import holds, played_by_computer, plays, seats_of
+from games.engine.seats import (
+    holds,
+    host_seat,
+    hosts,
+    played_by_computer,
+    plays,
+    plays_as_host,
+    seats_of,
+)
 from games.identity import Actor
 
 ANN, CAT, NOBODY = Actor(user_id=1), Actor(guest="g-cat"), Actor()
@@ -52,3 +60,30 @@ def test_the_computer_plays_computer_seats_covered_seats_and_seats_left(
     kind, covered, left, expected
 ):
     assert played_by_computer({"kind": kind, "covered": covered, "left": left}) is expected
+
+
+def _seat(index, user_id=None, guest="", left=False):
+    return {"index": index, "user_id": user_id, "guest": guest, "left": left}
+
+
+def test_the_host_is_who_opened_the_room_and_their_seat_the_lowest_they_play():
+    seats = [_seat(0, guest="g-cat"), _seat(1, user_id=1), _seat(2, user_id=1)]
+    assert hosts(CAT, None, "g-cat") and not hosts(ANN, None, "g-cat")
+    assert host_seat(seats, None, "g-cat") == 0
+    # An account that holds two seats (a guest's seat it claimed): the lowest.
+    assert host_seat(seats, 1, "") == 1
+    seats[1]["left"] = True
+    assert host_seat(seats, 1, "") == 2
+    # Nobody hosts a room opened by nobody; a host who left every seat has none.
+    assert host_seat(seats, None, "") is None
+    seats[0]["left"] = True
+    assert host_seat(seats, None, "g-cat") is None
+
+
+def test_only_the_host_playing_their_seat_moves_as_host():
+    seats = [_seat(0, user_id=1), _seat(1, guest="g-cat")]
+    assert plays_as_host(ANN, seats, 1, "")
+    assert not plays_as_host(CAT, seats, 1, "")
+    assert not plays_as_host(None, seats, 1, "")
+    seats[0]["left"] = True
+    assert not plays_as_host(ANN, seats, 1, "")

@@ -28,7 +28,7 @@ def seat(index, *, user_id=None, guest="", kind="human", left=False, covered=Fal
     }
 
 
-def state(*, mode="friends", seats=None, over=False, event=None, drawer=0, giver=2):
+def state(*, mode="friends", seats=None, over=False, event=None, drawer=0, giver=2, host=(1, "")):
     seats = seats or [seat(0, user_id=1), seat(1, user_id=2), seat(2, guest="g-cat")]
     return {
         "version": 7,
@@ -43,6 +43,8 @@ def state(*, mode="friends", seats=None, over=False, event=None, drawer=0, giver
             "rules": {"scoring": "points"},
             "computer_level": "medium",
             "listed": False,
+            "host_user_id": host[0],
+            "host_guest": host[1],
             "secret_server_field": "x",
         },
         "changed_at": 1.0,
@@ -229,7 +231,10 @@ def test_only_named_fields_pass():
         "version",
         "room",
         "you",
+        "you_left",
         "acting",
+        "host",
+        "reporting",
         "seats",
         "match",
         "round",
@@ -267,3 +272,47 @@ def test_the_view_says_which_seats_the_computer_plays():
     seats[0]["left"] = True
     view = view_for(state(seats=seats), None)
     assert [s["played_by_computer"] for s in view["seats"]] == [True, True, True]
+
+
+def test_the_view_names_the_hosts_seat_for_everyone_and_who_the_host_is_for_nobody():
+    # A guest opened the room: every socket is told its seat, nobody the guest id.
+    st = state(host=(None, "g-cat"))
+    for viewer in (ANN, BOB, CAT, SPECTATOR):
+        view = view_for(st, viewer)
+        assert view["host"] == 2
+        assert "host_guest" not in view["room"] and "host_user_id" not in view["room"]
+        assert "g-cat" not in repr(view)
+    assert view_for(state(), SPECTATOR)["host"] == 0
+    # A host who left the match plays no seat: no host's seat then.
+    seats = [seat(0, user_id=1, left=True), seat(1, user_id=2), seat(2, guest="g-cat")]
+    assert view_for(state(seats=seats), BOB)["host"] is None
+
+
+def test_the_view_names_the_seats_whose_pages_report_telemetry():
+    seats = [
+        seat(0, user_id=1, left=True),
+        seat(1, kind="computer"),
+        seat(2, user_id=2),
+        {**seat(0, user_id=3, covered=True), "index": 3},
+        {**seat(1, guest="g-dan"), "index": 4},
+    ]
+    seats[2]["away"] = True  # a moment away: still reports the start, not the end
+    five = {**state(seats=seats), "match": None, "round": None}  # five seats, no hands
+    for viewer in (ANN, BOB, SPECTATOR):
+        assert view_for(five, viewer)["reporting"] == {"start": 2, "end": 4}
+    # Against the computer, and on a shared device: the page's first seat it has not left.
+    alone = [seat(0, user_id=1), seat(1, kind="computer"), seat(2, kind="computer")]
+    alone[0]["away"] = True
+    view = view_for(state(mode="computer", seats=alone), ANN)
+    assert view["reporting"] == {"start": 0, "end": 0}
+    shared = [seat(i, user_id=1, left=i == 0) for i in range(3)]
+    view = view_for(state(mode="same_device", seats=shared), ANN)
+    assert view["reporting"] == {"start": 1, "end": 1}
+
+
+def test_the_view_tells_a_player_the_seats_they_left_and_nobody_else():
+    seats = [seat(0, user_id=1, left=True), seat(1, user_id=2), seat(2, guest="g-cat")]
+    view = view_for(state(seats=seats), ANN)
+    assert view["you"] == [] and view["you_left"] == [0]
+    assert view_for(state(seats=seats), BOB)["you_left"] == []
+    assert view_for(state(seats=seats), SPECTATOR)["you_left"] == []

@@ -25,6 +25,9 @@ SERVICES = {
     "rematch": lambda room, actor, at, action: services.rematch(room_id=room, actor=actor, at=at),
     "leave": lambda room, actor, at, action: services.leave_match(room_id=room, actor=actor, at=at),
     "resign": lambda room, actor, at, action: services.resign(room_id=room, actor=actor, at=at),
+    "speed": lambda room, actor, at, action: services.set_computer_speed(
+        room_id=room, actor=actor, speed=action["speed"]
+    ),
 }
 
 
@@ -88,3 +91,16 @@ def test_a_waiting_rooms_actions_are_refused_alike():
     assert_same(room, friend, {"type": "rematch"}, "not_started")
     assert_same(room, host, {"type": "leave"}, "not_allowed")
     assert_same(room, host, {"type": "resign"}, "not_started")
+
+
+def test_the_speed_is_the_hosts_alike_and_the_host_is_the_one_the_view_names():
+    room, (host, second, _) = friends_room(3)
+    state = selectors.snapshot(room.pk)
+    assert view_for(state, second)["host"] == 0
+    assert refusal(state, host, {"type": "speed", "speed": "fast"}) is None
+    assert_same(room, second, {"type": "speed", "speed": "fast"}, "not_host")
+    # The host left the match: nobody sets the speed now, and the view names no host.
+    services.leave_match(room_id=room.pk, actor=host, at=ply(view_for(state), "leave"))
+    state = selectors.snapshot(room.pk)
+    assert view_for(state, second)["host"] is None
+    assert_same(room, host, {"type": "speed", "speed": "fast"}, "not_host")
