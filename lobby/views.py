@@ -215,6 +215,8 @@ def replay(request, replay_id: str):
     seats = list(room.seats.all())
     data = {
         "variant": room.variant,
+        # How the round's match scores (points, or strikes): the table shows places or not.
+        "scoring": rnd.match.rules["scoring"],
         "players": room.seat_count,
         "dealer": rnd.dealer,
         "options": room.options,

@@ -4,9 +4,10 @@
 
 import { counted, fill, seatName as wordsSeatName } from "./words.js";
 
-/** The seats this page still plays: its seats, without those it left to the computer. */
+/** The seats this page still plays: the server's ``you`` leaves out those it left to the
+ * computer (it names them in ``you_left``). */
 export function playingSeats(state) {
-  return state.you.filter((s) => !(state.seats[s] && state.seats[s].left));
+  return state.you;
 }
 
 /** A seat's name: the human's, or the computer's own name for that seat and level. */

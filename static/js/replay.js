@@ -13,7 +13,6 @@ const CL = document.getElementById("card-labels").dataset;
 const ML = document.getElementById("replay-marks").dataset;
 const $ = (id) => document.getElementById(id);
 const last = data.steps.length - 1;
-const STRIKES = ["old_maid", "schwarzer_peter"];
 let position = 0;
 let timer = null;
 
@@ -76,8 +75,8 @@ function viewAt(k) {
     room: { code: "", variant: data.variant, mode: "replay", status: over ? "finished" : "playing",
       computer_level: data.level,
       seat_count: data.players, options: data.options,
-      // Loser-only games keep score in strikes: the table then shows no places.
-      rules: { scoring: STRIKES.includes(data.variant) ? "strikes" : "points", single_round: true,
+      // Loser-only games keep score in strikes (the server says): the table then shows no places.
+      rules: { scoring: data.scoring, single_round: true,
         reverse: Boolean(data.options && data.options.reverse) } },
     seats: data.seats.map((s, i) => ({ index: i, colour: s.colour, name: s.name, kind: s.kind === "computer" ? "computer" : "human",
       covered: false, left: false, away: false, bot: Boolean(s.bot), played_by_computer: false, count: step.hands[i].length,

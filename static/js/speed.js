@@ -14,7 +14,7 @@ function show(state) {
   const room = state.room;
   const computerPlays = state.seats.some((s) => s.kind === "computer" || s.played_by_computer);
   box.hidden = !computerPlays;
-  const host = (state.you || []).includes(0);
+  const host = (state.you || []).includes(state.host); // the host's seat, from the server
   for (const button of choices) {
     const speed = button.dataset.speed;
     button.textContent = box.dataset[speed];

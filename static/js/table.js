@@ -53,10 +53,7 @@ document.addEventListener("table-state", async (e) => {
   const handSeat = previous ? myHandSeat() : null;
   view.state = e.detail;
   if (previous && previous.version !== view.state.version) view.selected = null;
-  for (const s of view.state.you) if (view.state.seats[s] && view.state.seats[s].left) view.leftSeats.add(s);
-  if (event && event.kind === "seat_left" && previous) {
-    for (const s of event.seats || []) if (previous.you.includes(s)) view.leftSeats.add(s);
-  }
+  for (const s of view.state.you_left || []) view.leftSeats.add(s);
   const holding = fresh && holdAfterDraw(previous, event);
   if (view.state.replay) $("table-area").classList.add("replay");
   render();

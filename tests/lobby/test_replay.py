@@ -174,6 +174,8 @@ def test_the_replay_page_gives_the_deal_record_the_round_stored(client, variant,
     assert data["deal_counts"] == rnd.deal_counts == counts
     assert "deal_offset" not in data
     assert verify_page_data(data)
+    # How the match scores, from the server: replay.js shows places for points only.
+    assert data["scoring"] == get_variant(variant).scoring == rnd.match.rules["scoring"]
 
 
 @pytest.mark.parametrize(

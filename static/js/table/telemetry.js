@@ -18,15 +18,15 @@ function gameFields() {
 }
 
 // A game is reported once, however many people play it: in a friends game only by the
-// page of one seat, which every page works out from the same state; a reload never sends
-// a start twice. Its start, by the first seat whose player has not left it (a moment away
-// does not count: as a match starts, pages reload to the table, and a page that found
-// the host's page reloading took the start for itself, so it was counted twice); its end,
-// by the first seat whose player is still at the table.
+// page of one seat, which the server names in every state (state.reporting,
+// games/engine/seats.py); a reload never sends a start twice. Its start, by the first seat
+// whose player has not left it (a moment away does not count: as a match starts, pages
+// reload to the table, and a page that found the host's page reloading took the start for
+// itself, so it was counted twice); its end, by the first seat whose player is still at
+// the table.
 function reportingSeat({ atTheTable }) {
-  if (view.state.room.mode !== "friends") return view.state.you[0];
-  const reporter = view.state.seats.find((s) => s.kind === "human" && !s.left && !s.played_by_computer && !(atTheTable && s.away));
-  return reporter ? reporter.index : null;
+  const reporting = view.state.reporting || {};
+  return (atTheTable ? reporting.end : reporting.start) ?? null;
 }
 
 function sendOnce(kind, fields) {

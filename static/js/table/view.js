@@ -27,9 +27,8 @@ export const view = {
   fanBoxes: {}, // where each hand at its seat lies on the felt, for the name tags
   asideBox: null, // where the card set aside lies
   pendingFrom: null, // where your chosen card was, for its flight to your hand
-  // Seats this browser left to the computer: from the page (a reload), from the states
-  // (while the server still sends the seat) and from the "seat_left" event (when it sends
-  // the spectator view from then on).
+  // Seats this browser left to the computer: from the page (a reload) and from the states
+  // (the server names them, state.you_left).
   leftSeats: new Set(
     (document.getElementById("room")?.dataset.left || "").split(",").filter(Boolean).map(Number),
   ),
