@@ -194,6 +194,19 @@ def leaving(kind: str, *, seat_count: int, playing: bool) -> ActionError | None:
     return None
 
 
+def joining(*, friends: bool, waiting: bool, free: bool) -> ActionError | None:
+    """Why nobody may take a seat in a room (``services.join_room``, and the invitation's
+    page before anyone tries): only a ``friends`` room takes players, only while
+    ``waiting`` for its first match, and only with a ``free`` seat."""
+    if not friends:
+        return ActionError("not_allowed", _("Only friends rooms take new players."))
+    if not waiting:
+        return ActionError("already_started", _("This match has already started."))
+    if not free:
+        return ActionError("room_full", _("Every seat is taken."))
+    return None
+
+
 def speed_change(*, host: bool, speed: object) -> ActionError | None:
     """Why the computer speed may not be set to ``speed``: only the host, while they play
     their seat (``games.engine.seats.plays_as_host``), sets it, at any time (between

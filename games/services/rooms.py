@@ -178,14 +178,13 @@ def join_room(*, room_id: int, actor: Actor, name: str) -> Seat:
 
 def join_refusal(room: Room, seats: list[Seat]) -> ActionError | None:
     """Why nobody can take a seat in ``room`` now (its ``seats``), or None while one is
-    free: what ``join_room`` refuses with, for pages to say before anyone tries."""
-    if room.mode != Room.Mode.FRIENDS:
-        return ActionError("not_allowed", _("Only friends rooms take new players."))
-    if room.status != Room.Status.WAITING:
-        return ActionError("already_started", _("This match has already started."))
-    if not any(s.is_empty for s in seats):
-        return ActionError("room_full", _("Every seat is taken."))
-    return None
+    free: what ``join_room`` refuses with, for pages to say before anyone tries
+    (``refusals.joining``)."""
+    return refusals.joining(
+        friends=room.mode == Room.Mode.FRIENDS,
+        waiting=room.status == Room.Status.WAITING,
+        free=any(s.is_empty for s in seats),
+    )
 
 
 def _require_host_before_start(room: Room, actor: Actor, *, not_host: str, started: str) -> None:
