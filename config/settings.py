@@ -278,7 +278,7 @@ LOGGING = {
 
 # -- the game's timings (seconds) --------------------------------------------------------
 # Pause before a computer seat draws, so that people can follow it: the normal speed; a
-# room set slow or fast scales it (games.realtime.schedule.COMPUTER_SPEEDS), so 0 stays 0.
+# room set slow or fast scales it (games.schedule.COMPUTER_SPEEDS), so 0 stays 0.
 COMPUTER_DELAY_SECONDS = float(os.environ.get("COMPUTER_DELAY_SECONDS", "0.9"))
 # How long a human seat's connection may stay down before the computer covers it (a
 # seat never connected: counted from the match's start, games/services/attendance.py).

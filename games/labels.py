@@ -12,7 +12,7 @@ VARIANT_NAMES = {
 
 LEVEL_NAMES = {"easy": _("Easy"), "medium": _("Medium"), "hard": _("Hard")}
 
-#: How fast a room's computer seats draw (``games.realtime.schedule.COMPUTER_SPEEDS``).
+#: How fast a room's computer seats draw (``games.schedule.COMPUTER_SPEEDS``).
 SPEED_NAMES = {
     "slow": pgettext_lazy("computer speed", "Slow"),
     "normal": pgettext_lazy("computer speed", "Normal"),

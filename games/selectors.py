@@ -61,7 +61,7 @@ def _one_moment():
 
 def rooms_due(limit: int = 500) -> list[int]:
     """For the periodic sweep: rooms where the server owes a move now (their
-    ``due_at``, planned at every change by ``games.realtime.schedule.next_due``, has passed),
+    ``due_at``, planned at every change by ``games.schedule.next_due``, has passed),
     the longest overdue first."""
     return list(
         Room.objects.filter(due_at__lte=timezone.now())

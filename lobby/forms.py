@@ -10,7 +10,7 @@ from games.engine.match import DEFAULT_STRIKE_LIMIT, MAX_STRIKE_LIMIT, ROUND_CHO
 from games.labels import SPEED_NAMES, VARIANT_NAMES
 from games.models import Room
 from games.names import NAME_MAX
-from games.realtime.schedule import DEFAULT_COMPUTER_SPEED
+from games.schedule import DEFAULT_COMPUTER_SPEED
 
 VARIANT_HELP = {
     "babanuki": _(

@@ -1,4 +1,7 @@
-"""Pushing a room's new state to its sockets, after the commit (never before)."""
+"""Pushing a room's new state to its sockets, after the commit (never before).
+
+The services hand their news over through ``games.services.publish``, which calls this
+module (registered at startup, ``games.apps``): the services never import it."""
 
 import asyncio
 import logging
@@ -8,7 +11,6 @@ from collections.abc import Awaitable, Callable
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import transaction
 
 from games.engine.shapes import RoomState
 from games.realtime.outages import OUTAGES
@@ -18,21 +20,6 @@ log = logging.getLogger(__name__)
 
 #: The event loop the latest broadcast was handed to, and that broadcast's task.
 _last: tuple[asyncio.AbstractEventLoop | None, asyncio.Task | None] = (None, None)
-
-
-def after_commit(send, *, committed: bool = False) -> None:
-    """Call ``send`` once the current transaction commits (at once when the change is
-    ``committed`` already: one guarded statement, outside any transaction). A send that
-    fails is logged and changes nothing else: the change is committed, and the action
-    that made it must not answer as if it were not (sockets catch up at their next
-    heartbeat)."""
-    if not committed:
-        transaction.on_commit(send, robust=True)
-        return
-    try:
-        send()
-    except Exception:
-        log.exception("could not hand over a broadcast")
 
 
 def _group_send(group: str, message: dict) -> None:

@@ -1,6 +1,6 @@
 """Paces the server's own moves: computer draws, takeovers of seats left unattended, the
 next round where no person plays a seat, and ending rooms nobody is at (what
-``games.realtime.schedule.next_due`` says, when it says).
+``games.schedule.next_due`` says, when it says).
 
 Each process drives the rooms its sockets are in, planning from the latest state it was
 sent, so a room of connected humans costs no planning query at all. One process at a
@@ -21,10 +21,10 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError
 
-from games import selectors, services
+from games import schedule, selectors, services
 from games.engine.shapes import RoomState
 from games.errors import ActionError
-from games.realtime import heartbeat, schedule
+from games.realtime import heartbeat
 from games.realtime.outages import OUTAGES
 from games.realtime.workers import idle, in_worker
 

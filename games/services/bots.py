@@ -6,7 +6,7 @@ seat has (its name at the table, its results, its record) a bot's seat has too; 
 is marked ``bot``. A challenge asks a bot to take one empty seat of a waiting friends
 room; accepting it seats the bot as ``join_room`` seats a person. What a bot's event
 stream says (``challenge``, ``challengeCanceled``, ``gameStart``, ``gameFinish``) is sent
-to its group after the change commits (``games.realtime.broadcast.bot_event``).
+to its group after the change commits (``games.services.publish.bot_event``).
 """
 
 from __future__ import annotations
@@ -30,9 +30,11 @@ from games.errors import ActionError
 from games.identity import Actor
 from games.models import Bot, Challenge, Room
 from games.names import name_key
-from games.realtime import broadcast
+from games.services import publish
+from games.services.bot_news import game_facts
 from games.services.change import changing
 from games.services.limits import count_one
+from games.services.rooms import create_room, start_match
 from games.tokens import new_bot_token, token_hash
 
 
@@ -104,7 +106,7 @@ def revoke_token(*, owner_id: int, bot_id: object) -> Bot:
 def _replace_token(bot: Bot, new_hash: str) -> None:
     """The bot's token is ``new_hash`` from now on, and the one it replaces stops working
     at once: once committed, every socket and event stream opened with it, in every
-    process, is told to close (``broadcast.token_revoked``); a frame of such a socket
+    process, is told to close (``publish.token_revoked``); a frame of such a socket
     still on its way commits nothing (``change.with_token`` checks the token in the
     frame's own statement, and the row lock taken here waits for one being written).
     The bot is offline at once (its stream's claim goes with the token), so a stream
@@ -118,7 +120,7 @@ def _replace_token(bot: Bot, new_hash: str) -> None:
         )
         Bot.objects.filter(pk=bot.pk).update(token_hash=new_hash, stream="", online_until=None)
         if old:
-            broadcast.after_commit(lambda: broadcast.token_revoked(bot.pk, old))
+            publish.after_commit(lambda: publish.token_revoked(bot.pk, old))
 
 
 # -- event streams ------------------------------------------------------------------------
@@ -257,7 +259,7 @@ def challenge(
             start_when_answered=start_when_answered,
         )
         event = {"type": "challenge", "challenge": challenge_facts(made, room)}
-        change.after_commit(lambda: broadcast.bot_event(bot.pk, event))
+        change.after_commit(lambda: publish.bot_event(bot.pk, event))
     return made
 
 
@@ -274,11 +276,6 @@ def challenge_facts(made: Challenge, room: Room) -> dict:
         "options": room.options,
         "by": host,
     }
-
-
-def game_facts(room: Room, seat: int) -> dict:
-    """What a bot is told of a game it has a seat in (``gameStart``, ``gameFinish``)."""
-    return {"room": room.code, "seat": seat, "variant": room.variant, "seats": room.seat_count}
 
 
 def _pending(bot: Bot, challenge_id: object) -> Challenge:
@@ -324,7 +321,7 @@ def accept(*, bot: Bot, challenge_id: object) -> dict:
     # Committed: the bot hears of its seat once, as a match that starts now (its room
     # waited only for this answer) or as a seat in a room still waiting.
     if not _start_when_answered(found, room):
-        broadcast.bot_event(bot.pk, {"type": "gameStart", "game": facts})
+        publish.bot_event(bot.pk, {"type": "gameStart", "game": facts})
     return facts
 
 
@@ -333,8 +330,6 @@ def _start_when_answered(found: Challenge, room: Room) -> bool:
     a game between bots, or the new-game form's bots) starts by itself once none of them
     waits for an answer; the built-in computer takes every seat still empty. Whether it
     started now."""
-    from games.services.rooms import start_match
-
     if not found.start_when_answered:
         return False
     if Challenge.objects.filter(room_id=room.pk, status=Challenge.Status.PENDING).exists():
@@ -357,32 +352,6 @@ def decline(*, bot: Bot, challenge_id: object) -> None:
     _start_when_answered(found, found.room)
 
 
-def withdraw_challenges(room: Room) -> None:
-    """Inside a change that starts ``room``: its pending challenges are withdrawn, and
-    each bot asked is told (``challengeCanceled``) after the commit."""
-    pending = list(room.challenges.filter(status=Challenge.Status.PENDING))
-    if not pending:
-        return
-    Challenge.objects.filter(pk__in=[c.pk for c in pending]).update(
-        status=Challenge.Status.CANCELED, answered_at=timezone.now()
-    )
-    for made in pending:
-        event = {"type": "challengeCanceled", "challenge": {"id": made.pk, "room": room.code}}
-        broadcast.after_commit(lambda b=made.bot_id, e=event: broadcast.bot_event(b, e))
-
-
-def tell_seated(room: Room, kind: str, seats=None) -> None:
-    """Inside a change: each bot seated in ``room`` (or in ``seats``) is told ``kind``
-    (``gameStart`` as a match begins, ``gameFinish`` as it ends or the bot's seat is
-    freed) after the commit."""
-    if seats is None:
-        seats = room.seats.filter(bot=True)
-    for seat in seats:
-        if seat.bot and seat.user_id is not None:
-            event = {"type": kind, "game": game_facts(room, seat.index)}
-            broadcast.after_commit(lambda b=seat.user_id, e=event: broadcast.bot_event(b, e))
-
-
 # -- games between bots -------------------------------------------------------------------
 
 
@@ -391,8 +360,6 @@ def open_bot_game(*, bot: Bot, opponent: str, variant: object, seats: object = N
     is challenged for seat 1, any further seats go to the built-in computer, and the
     match starts by itself once the challenge is accepted. At most ``BOT_GAMES_PER_DAY``
     a day for a bot."""
-    from games.services.rooms import create_room
-
     if selectors.bot_named(opponent) is None:
         raise ActionError("not_found", _("There is no bot called %(name)s.") % {"name": opponent})
     if opponent.casefold() == bot.name.casefold():

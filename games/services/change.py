@@ -20,11 +20,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import schedule
 from games.errors import ActionError
 from games.models import Room
-from games.realtime import broadcast, schedule
 from games.refusals import PLY_FIELDS
-from games.services import resident, sql
+from games.services import publish, resident, sql
 from games.state import room_state
 
 #: The bot's token a socket's frame acts with (the bot's id and the token's hash), while
@@ -103,17 +103,17 @@ class Change:
         if keep:
             loaded = self.loaded
             self.after_commit(lambda: resident.keep(room, loaded))
-        self.after_commit(lambda: broadcast.room_changed(room.pk, state))
+        self.after_commit(lambda: publish.room_changed(room.pk, state))
         if self.in_lobby or (room.listed and room.status == Room.Status.WAITING):
             # The lobby lists waiting rooms only: a playing room's changes are not its news.
-            self.after_commit(broadcast.lobby_changed)
+            self.after_commit(publish.lobby_changed)
         self.state = state
         return state
 
     def after_commit(self, do) -> None:
         """``do()`` once this change is committed: at once for a guarded change (its one
         statement was the whole transaction), else when the transaction commits."""
-        broadcast.after_commit(do, committed=self.guarded)
+        publish.after_commit(do, committed=self.guarded)
 
 
 @contextmanager

@@ -13,7 +13,7 @@ from games import refusals
 from games.engine import seeded
 from games.identity import Actor
 from games.models import Match, Room, Round, Seat
-from games.services import bots
+from games.services import bot_news
 from games.services.attendance import away_from_now
 from games.services.change import Change
 from games.state import load, match_score
@@ -35,7 +35,7 @@ def new_match(room: Room) -> Match:
     # on, so the seat grace applies to it as to a player gone away: the computer covers
     # it until it comes.
     away_from_now(room)
-    bots.tell_seated(room, "gameStart")
+    bot_news.tell_seated(room, "gameStart")
     deal_round(room, match, 1, first_dealer)
     return match
 
@@ -93,7 +93,7 @@ def end_match(room: Room, match: Match, winners, losers, ended_by=None) -> None:
     match.finished_at = timezone.now()
     match.save(update_fields=["winners", "losers", "ended_by", "finished_at"])
     room.status = Room.Status.FINISHED
-    bots.tell_seated(room, "gameFinish")
+    bot_news.tell_seated(room, "gameFinish")
 
 
 def seated_at_latest_match(

@@ -15,8 +15,7 @@ from django.utils import timezone
 
 from games.identity import Actor
 from games.models import Presence, Room, Seat, Watcher
-from games.realtime import broadcast
-from games.services import sql
+from games.services import publish, sql
 from games.services.attendance import note_attendance
 from games.services.change import changing
 from games.state import room_state
@@ -27,7 +26,7 @@ def connect(*, room_id: int, actor: Actor, channel_name: str) -> dict | None:
     their human) or as a spectator's. Returns the room's state.
 
     A spectator's socket takes no room lock and changes no version: it is a row of its
-    own, and the count reaches the room coalesced (``broadcast.spectators_changed``)."""
+    own, and the count reaches the room coalesced (``publish.spectators_changed``)."""
     if not actor.seats_in(Seat.objects.filter(room_id=room_id)):
         return _watch(room_id, channel_name)
     with changing(room_id) as change:
@@ -154,4 +153,4 @@ def _stale_before():
 
 
 def _spectators_changed(room_id: int) -> None:
-    broadcast.after_commit(lambda: broadcast.spectators_changed(room_id))
+    publish.after_commit(lambda: publish.spectators_changed(room_id))

@@ -4,12 +4,11 @@ scheduled (``schedule.next_due`` and the stored ``Room.due_at``), never by waiti
 
 import pytest
 
-from games import selectors, services
+from games import schedule, selectors, services
 from games.engine.seats import played_by_computer
 from games.engine.view import view_for
 from games.errors import ActionError
 from games.models import Room
-from games.realtime import schedule
 from tests.rooms import computer_room
 from tests.support import ply
 

@@ -3,7 +3,8 @@ it reads a snapshot from the database (another socket's broadcast) is not lost."
 
 import asyncio
 
-from games.realtime import driver, schedule
+from games import schedule
+from games.realtime import driver
 
 OLD = {"version": 8}  # a human's turn: nothing due
 NEW = {"version": 9}  # the computer's turn

@@ -12,11 +12,11 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
-from games import selectors, services
+from games import schedule, selectors, services
 from games.engine.seats import played_by_computer
 from games.engine.view import view_for
 from games.models import Draw, Match, Presence, Room, Seat, Watcher
-from games.realtime import driver, schedule
+from games.realtime import driver
 from games.state import room_state
 from tests.games.conftest import Player, match_over
 from tests.rooms import computer_table, friends_in_play, open_room

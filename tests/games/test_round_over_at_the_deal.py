@@ -5,10 +5,9 @@ nothing waits for a drawer that does not exist."""
 
 import pytest
 
-from games import selectors, services
+from games import schedule, selectors, services
 from games.engine import seeded
 from games.models import Room
-from games.realtime import schedule
 from games.replay import replay_steps
 from games.services import matches
 from tests.rooms import actor_of, friends_room

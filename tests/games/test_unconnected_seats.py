@@ -5,8 +5,7 @@ and where no person plays a seat, the server deals the next round itself."""
 import pytest
 from channels.db import database_sync_to_async
 
-from games import selectors, services
-from games.realtime import schedule
+from games import schedule, selectors, services
 from tests.games.conftest import Player
 from tests.games.test_error_codes import round_one_over
 from tests.games.test_events import event_is
