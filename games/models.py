@@ -67,7 +67,7 @@ class Room(models.Model):
     options = models.JSONField(default=dict)
     rules = models.JSONField(default=dict)
     computer_level = models.CharField(max_length=10, choices=[(x, LEVEL_NAMES[x]) for x in LEVELS])
-    #: How fast its computer seats draw (``games.realtime.schedule.COMPUTER_SPEEDS``).
+    #: How fast its computer seats draw (``games.schedule.COMPUTER_SPEEDS``).
     computer_speed = models.CharField(
         max_length=8, choices=list(SPEED_NAMES.items()), default="normal"
     )

@@ -69,7 +69,7 @@ def room_state(room: Room, event: dict | None = None, loaded: tuple | None = Non
             "host_guest": room.host_guest,
         },
         # Server side only: when the room last changed and since when nobody is there
-        # (games.realtime.schedule plans the server's own moves from them).
+        # (games.schedule plans the server's own moves from them).
         "changed_at": _epoch(room.updated_at),
         "unattended_since": _epoch(room.unattended_since),
         "seats": [

@@ -15,10 +15,10 @@ from games.identity import Actor
 from games.labels import VARIANT_NAMES
 from games.models import Challenge, Match, Presence, Room, Round, Seat
 from games.names import name_key
-from games.realtime import broadcast
-from games.realtime.schedule import COMPUTER_SPEEDS
 from games.refusals import refuse
-from games.services.bots import tell_seated, withdraw_challenges
+from games.schedule import COMPUTER_SPEEDS
+from games.services import publish
+from games.services.bot_news import tell_seated, withdraw_challenges
 from games.services.change import Change, changing, checked_ply
 from games.services.matches import (
     deal_round,
@@ -140,7 +140,7 @@ def create_room(
             new_match(room)
             change.commit({"kind": "match_started"})
         elif room.listed:
-            broadcast.after_commit(broadcast.lobby_changed)
+            publish.after_commit(publish.lobby_changed)
     return room
 
 
@@ -264,7 +264,7 @@ def next_round(*, room_id: int, actor: Actor, at: dict | None = None) -> Round:
 
 def deal_next_round(*, room_id: int, version: int) -> dict | None:
     """The server deals the match's next round by itself: the driver, when the round is
-    over and no person plays a seat (``games.realtime.schedule``: bots, the computer, or
+    over and no person plays a seat (``games.schedule``: bots, the computer, or
     people it covers; nobody presses the page's button), ``ROUND_PAUSE_SECONDS`` after
     the round ended. Called with the version it planned against; returns the new state,
     or None when that is not (or no longer) due."""
