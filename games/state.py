@@ -8,6 +8,7 @@ what a socket may know.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
@@ -16,10 +17,24 @@ from django.utils import timezone
 from games import rows
 from games.engine import MatchRules, MatchScore, RoundResult, get_variant
 from games.engine.shapes import RoomState
-from games.models import COLOURS, Match, Room, Watcher
+from games.models import COLOURS, Match, Room, Round, Seat, Watcher
 
 
-def load(room: Room, seats: list | None = None) -> tuple[list, Match | None, list]:
+@dataclass(frozen=True)
+class Loaded:
+    """What a change reads of its room besides the room's row (``load``): the new state is
+    built from it (``room_state``), and a process keeps it between draws
+    (``games.services.resident``)."""
+
+    #: The room's seats, by index.
+    seats: list[Seat]
+    #: The latest match (None before the first).
+    match: Match | None
+    #: That match's rounds, in order.
+    rounds: list[Round]
+
+
+def load(room: Room, seats: list[Seat] | None = None) -> Loaded:
     """The room's seats (read now, unless given), its latest match and that match's
     rounds in order (a draw builds the new state from the rows it has already read,
     without reading them again)."""
@@ -27,7 +42,7 @@ def load(room: Room, seats: list | None = None) -> tuple[list, Match | None, lis
     match, rounds = rows.latest_match(room.pk)
     if match is None:  # never for a started match: it is created with its first round
         match = room.matches.order_by("-number").first()
-    return seats, match, rounds
+    return Loaded(seats, match, rounds)
 
 
 def _epoch(moment) -> float | None:
@@ -40,13 +55,14 @@ def spectator_count(room_id: int) -> int:
     return Watcher.objects.filter(room_id=room_id, last_seen__gte=fresh).count()
 
 
-def room_state(room: Room, event: dict | None = None, loaded: tuple | None = None) -> RoomState:
+def room_state(room: Room, event: dict | None = None, loaded: Loaded | None = None) -> RoomState:
     """Everything about ``room`` as plain data, for broadcasting and snapshots.
 
     ``loaded`` is what ``load(room)`` returned, if the caller already has it; ``room``
     carries the live spectator count as ``spectators_now`` when it was read with it
     (``games.services.sql.lock_room``)."""
-    seats, match, rounds = loaded if loaded is not None else load(room)
+    loaded = loaded if loaded is not None else load(room)
+    seats, match, rounds = loaded.seats, loaded.match, loaded.rounds
     spectators = getattr(room, "spectators_now", None)
     if spectators is None:
         spectators = spectator_count(room.pk)

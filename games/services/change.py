@@ -25,7 +25,7 @@ from games.errors import ActionError
 from games.models import Room
 from games.refusals import PLY_FIELDS
 from games.services import publish, resident, sql
-from games.state import room_state
+from games.state import Loaded, room_state
 
 #: The bot's token a socket's frame acts with (the bot's id and the token's hash), while
 #: its service runs (``with_token``).
@@ -60,7 +60,7 @@ class Change:
         self.seats = seats
         #: The room's seats, latest match and its rounds, once read for this change
         #: (``state.load``); the new state is built from them, as changed.
-        self.loaded: tuple | None = None
+        self.loaded: Loaded | None = None
         #: The state this change committed (set by ``commit``).
         self.state: dict | None = None
         #: Writes that go with the room's compare-and-swap (``insert``, ``update``): on

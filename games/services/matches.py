@@ -103,7 +103,8 @@ def seated_at_latest_match(
     seats ``actor`` plays, the latest match and its rounds; refused for nobody's seat, no
     match yet, or another move than ``at``, which names the ``answers`` ("match" or
     "round") it was made at."""
-    seats, match, rounds = load(change.room, change.seats)
+    loaded = load(change.room, change.seats)
+    seats, match, rounds = loaded.seats, loaded.match, loaded.rounds
     rnd = rounds[-1] if rounds else None
     mine = actor.seats_in(seats)
     refusals.refuse(

@@ -71,7 +71,7 @@ def _drawing(room_id: int, version: int | None, draws):
     cannot answer (another process changed the room, a refusal, the round's last draw)."""
     try:
         with resident.kept(room_id, version) as kept:
-            change = Change(kept.room, kept.loaded[0], guarded=True)
+            change = Change(kept.room, kept.loaded.seats, guarded=True)
             change.loaded = kept.loaded
             return draws(change)
     except resident.Missed:
@@ -89,7 +89,8 @@ def _playable(
     room = change.room
     if change.loaded is None:
         change.loaded = load(room, change.seats)
-    seats, match, rounds = change.loaded
+    loaded = change.loaded
+    seats, match, rounds = loaded.seats, loaded.match, loaded.rounds
     rnd = rounds[-1] if rounds else None
     state = RoundState.from_dict(rnd.state) if rnd else None
     refuse(
@@ -139,7 +140,7 @@ def _apply_draw(change, match, rnd, state, seat, position, *, by_computer) -> Dr
         fields += ["ranking", "holder", "finished_at"]
     change.update(rnd, fields)
     if state.over:
-        end_match_if_decided(change.room, match, change.loaded[2])
+        end_match_if_decided(change.room, match, change.loaded.rounds)
     # The next draw starts from what this one read and wrote, unless the round is over.
     event = {"kind": "draw", **result.as_dict(), "by_computer": by_computer}
     change.commit(event, keep=not state.over)

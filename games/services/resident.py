@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from games.errors import ActionError
+from games.state import Loaded
 
 #: How many rooms one process keeps at most (a few KB each).
 KEPT_ROOMS = 4096
@@ -36,11 +37,11 @@ class Missed(Exception):
     """The kept room cannot make this change: make it on the locked path."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Kept:
     room: object
     #: The room's seats, latest match and its rounds (``games.state.load``), as changed.
-    loaded: tuple
+    loaded: Loaded
 
 
 _kept: OrderedDict[int, Kept] = OrderedDict()
@@ -49,7 +50,7 @@ _guard = threading.Lock()
 _draw_locks = [threading.Lock() for _ in range(64)]
 
 
-def keep(room, loaded: tuple) -> None:
+def keep(room, loaded: Loaded) -> None:
     """After a draw's commit: ``room`` and what it loaded (seats, match, rounds), as
     changed, are the room at its new version."""
     with _guard:

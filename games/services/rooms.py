@@ -272,7 +272,8 @@ def deal_next_round(*, room_id: int, version: int) -> dict | None:
         room = change.room
         if room.status != Room.Status.PLAYING:
             return None
-        seats, match, rounds = load(room, change.seats)
+        loaded = load(room, change.seats)
+        seats, match, rounds = loaded.seats, loaded.match, loaded.rounds
         if match is None or match.finished_at is not None or not rounds:
             return None
         if rounds[-1].finished_at is None or any(s.played_in_person for s in seats):
