@@ -21,6 +21,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from games.engine.seats import played_by_computer, plays_as_host, seats_of
+from games.engine.shapes import RoomState
 from games.errors import ActionError
 from games.labels import SPEED_NAMES
 
@@ -221,13 +222,13 @@ def speed_change(*, host: bool, speed: object) -> ActionError | None:
 # -- from the table socket's kept state -----------------------------------------------------
 
 
-def refusal(state: dict, actor, action: dict) -> ActionError | None:
+def refusal(state: RoomState, actor, action: dict) -> ActionError | None:
     """The refusal the service would answer for ``action`` by ``actor``, from ``state``."""
     check = _CHECKS.get(action["type"])
     return check(state, actor, action) if check else None
 
 
-def _ply_of(state: dict, answers: str) -> dict:
+def _ply_of(state: RoomState, answers: str) -> dict:
     """The move ``state`` is at, as far as an action answering a "match", a "round" or a
     "draw" names it (the services compare the same fields)."""
     match, rnd = state["match"], state["round"]
@@ -238,7 +239,7 @@ def _ply_of(state: dict, answers: str) -> dict:
     )
 
 
-def _draw(state: dict, actor, action: dict) -> ActionError | None:
+def _draw(state: RoomState, actor, action: dict) -> ActionError | None:
     mine = seats_of(state, actor)
     match, rnd = state["match"], state["round"]
     round_state = rnd["state"] if rnd else None
@@ -263,7 +264,7 @@ def _draw(state: dict, actor, action: dict) -> ActionError | None:
     )
 
 
-def _between(state: dict, actor, action: dict, answers: str) -> ActionError | None:
+def _between(state: RoomState, actor, action: dict, answers: str) -> ActionError | None:
     return between_matches(
         seated=bool(seats_of(state, actor)),
         started=bool(state["match"]) and (bool(state["round"]) or answers == "match"),
@@ -272,19 +273,19 @@ def _between(state: dict, actor, action: dict, answers: str) -> ActionError | No
     )
 
 
-def _next_round(state: dict, actor, action: dict) -> ActionError | None:
+def _next_round(state: RoomState, actor, action: dict) -> ActionError | None:
     refused = _between(state, actor, action, "round")
     if refused is not None:
         return refused
     return next_round(match_is_over=state["match"]["over"], round_is_over=state["round"]["over"])
 
 
-def _rematch(state: dict, actor, action: dict) -> ActionError | None:
+def _rematch(state: RoomState, actor, action: dict) -> ActionError | None:
     refused = _between(state, actor, action, "match")
     return refused if refused is not None else rematch(match_is_over=state["match"]["over"])
 
 
-def _leave_or_resign(state: dict, actor, action: dict) -> ActionError | None:
+def _leave_or_resign(state: RoomState, actor, action: dict) -> ActionError | None:
     room = state["room"]
     refused = leaving(
         action["type"], seat_count=room["seat_count"], playing=room["status"] == "playing"
@@ -292,7 +293,7 @@ def _leave_or_resign(state: dict, actor, action: dict) -> ActionError | None:
     return refused if refused is not None else _between(state, actor, action, "match")
 
 
-def _speed(state: dict, actor, action: dict) -> ActionError | None:
+def _speed(state: RoomState, actor, action: dict) -> ActionError | None:
     room = state["room"]
     host = plays_as_host(actor, state["seats"], room["host_user_id"], room["host_guest"])
     return speed_change(host=host, speed=action["speed"])

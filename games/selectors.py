@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from games.engine.shapes import RoomState
 from games.models import Presence, Room
 from games.state import room_state
 
@@ -33,7 +34,7 @@ def socket_access(code: str, actor, token: str) -> Access | bool | None:
     return Access(room_id=room.pk, same_device=room.mode == Room.Mode.SAME_DEVICE)
 
 
-def snapshot(room_id: int) -> dict | None:
+def snapshot(room_id: int) -> RoomState | None:
     """The room's state as of one moment: its version matches its content, even while a
     draw commits between the statements that read it."""
     with _one_moment():

@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 #: room id -> (its driver task, the event that wakes it); and the latest state known here,
 #: for the rooms being driven only (a driver that ends forgets its room's).
 _drivers: dict[int, tuple[asyncio.Task, asyncio.Event]] = {}
-_latest: dict[int, dict] = {}
+_latest: dict[int, RoomState] = {}
 _sweeper: asyncio.Task | None = None
 
 SWEEP_LEASE = "games:sweep-lease"
@@ -117,7 +117,7 @@ async def _drive(room_id: int, wake: asyncio.Event) -> None:
             _latest.pop(room_id, None)
 
 
-def run_due(room_id: int, due: schedule.Due) -> dict | None:
+def run_due(room_id: int, due: schedule.Due) -> RoomState | None:
     """Make the move ``due``; the room's new state, or None if it was not made."""
     try:
         if due.kind == "computer_turn":

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from games.engine.seats import seats_of
+from games.engine.shapes import RoomState
 from games.engine.tells import face_at, shows_face
 from games.errors import ActionError
 from games.reactions import REACTIONS
@@ -28,7 +29,7 @@ def bad_reaction() -> ActionError:
     return ActionError("bad_reaction", _("That is not one of the table's reactions."))
 
 
-def point(state: dict | None, actor, action: dict) -> list[dict]:
+def point(state: RoomState | None, actor, action: dict) -> list[dict]:
     """The drawer points at ``action["position"]`` of the giver's hand (None: at no card).
     ``state`` is the socket's kept state, or None when the socket knows it is behind
     (then the point is refused as stale: it would name a move the room is past)."""
@@ -61,7 +62,7 @@ def seat_may_point(room_id: int, seat: int) -> bool:
     return allowed(f"points:{room_id}:{seat}", limit, window)
 
 
-def react(state: dict | None, actor, action: dict, room_id: int) -> list[dict]:
+def react(state: RoomState | None, actor, action: dict, room_id: int) -> list[dict]:
     """A seated player's reaction: one of ``REACTIONS``, at most
     ``REACTIONS_PER_WINDOW`` per seat in ``REACTION_WINDOW_SECONDS``, counted across
     processes (``games.realtime.windows``: Redis, so call it off the event loop)."""

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import schedule
+from games.engine.shapes import RoomState
 from games.errors import ActionError
 from games.models import Room
 from games.refusals import PLY_FIELDS
@@ -62,7 +63,7 @@ class Change:
         #: (``state.load``); the new state is built from them, as changed.
         self.loaded: Loaded | None = None
         #: The state this change committed (set by ``commit``).
-        self.state: dict | None = None
+        self.state: RoomState | None = None
         #: Writes that go with the room's compare-and-swap (``insert``, ``update``): on
         #: PostgreSQL the commit sends them and the swap as one statement.
         self.writes: list = []
@@ -77,7 +78,7 @@ class Change:
         """UPDATE ``obj``'s ``fields`` with the commit's own statement."""
         self.writes.append(sql.update_statement(obj, fields))
 
-    def commit(self, event: dict | None = None, *, keep: bool = False) -> dict:
+    def commit(self, event: dict | None = None, *, keep: bool = False) -> RoomState:
         """Move the version on, plan the server's next move, and broadcast after the
         commit. Returns the new state. ``keep``: once committed, this process keeps the
         room as changed for its next draw (``games.services.resident``), before the

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from games import refusals
 from games.engine import RoundState, RulesError, arrange_after_own_draw, choose_position
+from games.engine.shapes import RoomState
 from games.errors import ActionError
 from games.identity import Actor
 from games.models import Draw, Match, Presence, Room, Round, Seat
@@ -46,7 +47,7 @@ def draw(*, room_id: int, actor: Actor, position: object, at: dict | None = None
     return _drawing(room_id, None, human_draws)
 
 
-def computer_turn(*, room_id: int, version: int) -> dict | None:
+def computer_turn(*, room_id: int, version: int) -> RoomState | None:
     """The computer draws for the current drawer, if the computer plays that seat.
 
     Called by the driver with the version it planned against, so a computer never draws
@@ -54,7 +55,7 @@ def computer_turn(*, room_id: int, version: int) -> dict | None:
     Returns the new state, or None when the computer does not play the drawer's seat.
     """
 
-    def computer_draws(change: Change) -> dict | None:
+    def computer_draws(change: Change) -> RoomState | None:
         match, rnd, state, seat = _playable(change)
         if not seat.played_by_computer:
             return None

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from games.engine.shapes import RoomState
 from games.identity import Actor
 from games.models import Presence, Room, Seat, Watcher
 from games.services import publish, sql
@@ -21,7 +22,7 @@ from games.services.change import changing
 from games.state import room_state
 
 
-def connect(*, room_id: int, actor: Actor, channel_name: str) -> dict | None:
+def connect(*, room_id: int, actor: Actor, channel_name: str) -> RoomState | None:
     """A socket opened: record it as its seats' connection (handing covered seats back to
     their human) or as a spectator's. Returns the room's state.
 
@@ -51,7 +52,7 @@ def connect(*, room_id: int, actor: Actor, channel_name: str) -> dict | None:
         return room_state(room)
 
 
-def _watch(room_id: int, channel_name: str) -> dict | None:
+def _watch(room_id: int, channel_name: str) -> RoomState | None:
     Watcher.objects.update_or_create(
         channel_name=channel_name, defaults={"room_id": room_id, "last_seen": timezone.now()}
     )
@@ -130,7 +131,7 @@ def _went_away(change, seat_ids, since) -> bool:
     return False
 
 
-def cover_seat(*, room_id: int, seat_index: int, version: int) -> dict | None:
+def cover_seat(*, room_id: int, seat_index: int, version: int) -> RoomState | None:
     """The computer starts playing a human seat whose connection stayed down too long.
     Returns the new state, or None when the seat is not (or no longer) due."""
     with changing(room_id, version) as change:

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from games import fairness_data, refusals
 from games.engine import MatchRules, Options, check_level, get_variant
 from games.engine.seats import plays_as_host
+from games.engine.shapes import RoomState
 from games.errors import ActionError
 from games.identity import Actor
 from games.labels import VARIANT_NAMES
@@ -262,7 +263,7 @@ def next_round(*, room_id: int, actor: Actor, at: dict | None = None) -> Round:
         return new
 
 
-def deal_next_round(*, room_id: int, version: int) -> dict | None:
+def deal_next_round(*, room_id: int, version: int) -> RoomState | None:
     """The server deals the match's next round by itself: the driver, when the round is
     over and no person plays a seat (``games.schedule``: bots, the computer, or
     people it covers; nobody presses the page's button), ``ROUND_PAUSE_SECONDS`` after
@@ -324,7 +325,7 @@ def set_computer_speed(*, room_id: int, actor: Actor, speed: object) -> None:
         change.commit({"kind": "speed_changed", "seat": 0})
 
 
-def abandon_room(*, room_id: int, version: int) -> dict | None:
+def abandon_room(*, room_id: int, version: int) -> RoomState | None:
     """End a playing room that no human has been connected to for
     ``ABANDON_AFTER_SECONDS``: its match ends with no winner, and the room, its page and
     its history say it was abandoned. Called by the driver with the version it planned
