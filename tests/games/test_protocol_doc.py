@@ -94,10 +94,11 @@ async def _next(player, kind: str) -> dict:
 
 # -- "Refusals, case by case": every row is played against the server --------------------
 
+REFUSALS_TABLE = DOC.split("## Refusals, case by case", 1)[1].split("\n## ", 1)[0]
 REFUSALS = dict(
     re.findall(
-        r"^\| (.+?) \| (close \d+|error `[a-z_]+`(?:, ref echoed)?|`[a-z]+` to .+?) \|$",
-        DOC.split("## Refusals, case by case", 1)[1].split("\n## ", 1)[0],
+        r"^\| (.+?) \| (close \d+|error `[a-z_]+`(?:, ref echoed)?|`[a-z]+` .+?) \|$",
+        REFUSALS_TABLE,
         re.M,
     )
 )
@@ -244,8 +245,22 @@ async def _case(case: str) -> str:
     raise AssertionError(f"no scenario for the documented case {case!r}")
 
 
-def test_every_refusal_case_is_documented():
-    assert len(REFUSALS) >= 20
+def test_every_row_of_the_refusals_table_is_played_and_names_a_real_answer():
+    """No row of "Refusals, case by case" escapes the pattern that turns rows into the
+    cases played below (the row of the computer speed did, until this test), no case is
+    named twice, and each answer is an error code the server has (games.errors.CODES) or a
+    close code of the close-code table. That every code can be met is the error table's
+    test (test_error_table_lists_exactly_the_server_codes)."""
+    rows = re.findall(r"^\| (.+?) \| .+ \|$", REFUSALS_TABLE, re.M)
+    cases = [row for row in rows if row not in ("case", "---")]
+    assert sorted(cases) == sorted(REFUSALS), set(cases) ^ set(REFUSALS)
+    closes = DOC.split("| close code | meaning |", 1)[1].split("\n\n", 1)[0]
+    close_codes = set(re.findall(r"^\| (\d{4}) \|", closes, re.M))
+    for case, answer in REFUSALS.items():
+        if answer.startswith("error"):
+            assert re.match(r"error `([a-z_]+)`", answer)[1] in CODES, case
+        elif answer.startswith("close"):
+            assert answer.split()[1] in close_codes, case
 
 
 @pytest.mark.django_db(transaction=True)
