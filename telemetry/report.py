@@ -8,7 +8,8 @@ What counts as what:
   one in a game against the computer or on one device, and in a friends game the page of
   the *reporting seat*, the lowest-numbered seat whose player is at the table (a person,
   not left, not away; for the start, a moment away does not count); every other
-  player's page stays silent (``static/js/table/telemetry.js``).
+  player's page stays silent (the server names the seat, ``games.engine.seats.reporting_seats``,
+  and ``static/js/table/telemetry.js`` reads it).
   So a ``game_started`` event is one game started, whatever the number of players;
 - a game is *completed* when its ``game_finished`` event says it was played to a result
   (won, lost or placed; a resignation is a result too). It is *abandoned* when its result
