@@ -67,14 +67,14 @@ def next_due(state: RoomState) -> Due | None:
         and seat["away_since"] is not None
         and not played_by_computer(seat)
     ]
-    rnd, match = state["round"], state["match"]
-    if rnd and match and not match["over"]:
+    rnd, match, changed_at = state["round"], state["match"], state["changed_at"]
+    if rnd and match and not match["over"] and changed_at is not None:
         if not rnd["over"]:
             drawer = rnd["state"]["drawer"]
             if played_by_computer(seats[drawer]):
-                at = state["changed_at"] + computer_delay(state["room"].get("computer_speed"))
+                at = changed_at + computer_delay(state["room"].get("computer_speed"))
                 due.append(Due("computer_turn", at, version, drawer))
         elif not any(played_in_person(seat) for seat in seats):
-            at = state["changed_at"] + settings.ROUND_PAUSE_SECONDS
+            at = changed_at + settings.ROUND_PAUSE_SECONDS
             due.append(Due("next_round", at, version))
     return min(due, key=lambda d: d.at) if due else None

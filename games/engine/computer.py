@@ -23,7 +23,7 @@ MEDIUM_HABIT_RATE = 0.5
 def check_level(level: object) -> str:
     if level not in LEVELS:
         raise ValueError(f"unknown computer level {level!r}; choose easy, medium or hard")
-    return level  # type: ignore[return-value]
+    return str(level)
 
 
 def choose_position(state: RoundState, rng: random.Random) -> int:
@@ -63,6 +63,7 @@ def play_out(state: RoundState, rng: random.Random, level: str | None = None) ->
     hands as a human (``level`` None) or a computer of ``level`` would."""
     while not state.over:
         drawer = state.drawer
+        assert drawer is not None  # a round not over has a drawer
         state.draw(choose_position(state, rng))
         arrange_after_own_draw(state, drawer, rng, level)
     return state

@@ -44,7 +44,7 @@ def face(state: RoundState, level: str, seed: str, match: int, round_number: int
     check_level(level)
     giver = state.giver
     odd = state.known_odd_card(giver) if giver is not None else None
-    if odd is None:
+    if giver is None or odd is None:
         return None
     return {
         "kind": "face",

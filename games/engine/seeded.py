@@ -115,6 +115,7 @@ def _deal_v1(variant: Variant, players: int, seed: bytes, record: DealRecord):
 def _deal_v2(variant: Variant, players: int, seed: bytes, record: DealRecord):
     """Version 2 (module docstring): version 1's shuffle, dealt by the record's counts."""
     cards, removed = shuffled_deck(variant, SeededRandom(seed))
+    assert record.counts is not None  # a version 2 record has its counts
     return deal_by_counts(cards, list(record.counts), record.start), removed
 
 

@@ -87,10 +87,11 @@ def faces_at(
 def _face(
     state: RoundState, level: str, seed: str, ply: tuple[int, int], position: int, odd
 ) -> str | None:
+    giver = state.giver
     return face(
         level,
         knows_odd=odd is not None,
-        at_odd=odd is not None and state.hands[state.giver][position] == odd,
+        at_odd=odd is not None and giver is not None and state.hands[giver][position] == odd,
         hidden=state.variant.odd_card_hidden,
         rng=tell_rng(seed, *ply, state.draws, position),
     )

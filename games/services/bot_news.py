@@ -5,6 +5,8 @@ none of them, so the bots' services (``bots``) may use the rooms' without a circ
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.utils import timezone
 
 from games.models import Challenge, Room
@@ -27,7 +29,7 @@ def withdraw_challenges(room: Room) -> None:
     )
     for made in pending:
         event = {"type": "challengeCanceled", "challenge": {"id": made.pk, "room": room.code}}
-        publish.after_commit(lambda b=made.bot_id, e=event: publish.bot_event(b, e))
+        publish.after_commit(partial(publish.bot_event, made.bot_id, event))
 
 
 def tell_seated(room: Room, kind: str, seats=None) -> None:
@@ -39,4 +41,4 @@ def tell_seated(room: Room, kind: str, seats=None) -> None:
     for seat in seats:
         if seat.bot and seat.user_id is not None:
             event = {"type": kind, "game": game_facts(room, seat.index)}
-            publish.after_commit(lambda b=seat.user_id, e=event: publish.bot_event(b, e))
+            publish.after_commit(partial(publish.bot_event, seat.user_id, event))

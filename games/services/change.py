@@ -101,8 +101,8 @@ class Change:
         if sql.execute(swap, riders=self.writes, guarded=self.guarded) != 1:
             room.version = before  # someone else changed the room first
             raise ActionError("stale_version", _("The table changed before this action."))
-        if keep:
-            loaded = self.loaded
+        loaded = self.loaded
+        if keep and loaded is not None:  # a draw's: it loaded the room
             self.after_commit(lambda: resident.keep(room, loaded))
         self.after_commit(lambda: publish.room_changed(room.pk, state))
         if self.in_lobby or (room.listed and room.status == Room.Status.WAITING):

@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from games.errors import ActionError
+from games.models import Room
 from games.state import Loaded
 
 #: How many rooms one process keeps at most (a few KB each).
@@ -39,7 +40,7 @@ class Missed(Exception):
 
 @dataclass(frozen=True)
 class Kept:
-    room: object
+    room: Room
     #: The room's seats, latest match and its rounds (``games.state.load``), as changed.
     loaded: Loaded
 
@@ -50,7 +51,7 @@ _guard = threading.Lock()
 _draw_locks = [threading.Lock() for _ in range(64)]
 
 
-def keep(room, loaded: Loaded) -> None:
+def keep(room: Room, loaded: Loaded) -> None:
     """After a draw's commit: ``room`` and what it loaded (seats, match, rounds), as
     changed, are the room at its new version."""
     with _guard:
