@@ -8,7 +8,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games import services
-from games.models import Bot
+from games.models import Bot, Room
 from games.realtime import streams
 from games.services import bots
 from tests.lobby.conftest import logged_in
@@ -17,10 +17,19 @@ pytestmark = pytest.mark.django_db
 
 
 def test_lobby_lists_listed_waiting_rooms_only(client, friends_room, host):
+    actor = services.Actor(user_id=host.pk)
     listed = friends_room(listed=True)
     private = friends_room(listed=False)
+    playing = friends_room(listed=True)
+    services.start_match(room_id=playing.pk, actor=actor, fill_with_computers=True)
+    finished = friends_room(seats=2, listed=True)
+    services.start_match(room_id=finished.pk, actor=actor, fill_with_computers=True)
+    services.resign(room_id=finished.pk, actor=actor)
+    statuses = Room.objects.filter(pk__in=[playing.pk, finished.pk]).order_by("pk")
+    assert [room.status for room in statuses] == [Room.Status.PLAYING, Room.Status.FINISHED]
     text = client.get("/").content.decode()
-    assert listed.code in text and private.code not in text
+    assert listed.code in text
+    assert not [room.code for room in (private, playing, finished) if room.code in text]
     assert "1/3" in text and "hana" in text
 
 
