@@ -152,8 +152,12 @@ async def test_past_500_deserted_rooms_a_new_room_owing_a_move_is_still_resumed(
     await until(lambda: Draw.objects.count() > draws_before)
 
 
-def test_the_sweep_asks_exactly_what_the_driver_would_do(settings):
-    """Every room's ``due_at`` is the time ``schedule.next_due`` gives for its state."""
+def test_each_rooms_due_at_is_the_time_schedule_next_due_gives_for_its_state(settings):
+    """Every room's stored ``due_at`` (the column the sweep selects on) is the time
+    ``schedule.next_due`` gives for its state. Neither the sweep nor the driver runs here
+    (it was named as if both did): the sweep finding a room and the driver playing its
+    move are test_past_500_deserted_rooms_a_new_room_owing_a_move_is_still_resumed, the
+    abandonment test_a_room_nobody_is_at_ends_as_abandoned_and_watchers_see_it."""
     settings.ABANDON_AFTER_SECONDS = 3600
     actor = services.Actor(guest="g")
     rooms = [
