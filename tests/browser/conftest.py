@@ -11,6 +11,7 @@ import pytest
 from django.db import connection
 from playwright.sync_api import Page, expect
 
+from tests import matrix
 from tests.conftest import REQUIRE_SERVICES
 from tests.support import after_test, needs_services  # noqa: F401 - re-exported
 
@@ -198,7 +199,7 @@ def sign_up(page, site, name, next_url=None):
     page.locator("#main").get_by_role("button").click()
 
 
-HTML_LANG = {"en-US": "en", "ja-JP": "ja", "zh-CN": "zh-hans"}
+HTML_LANG = matrix.LOCALES
 
 
 def in_language(page, locale):

@@ -4,10 +4,10 @@ live region and kept through a reload; screenshots in three languages at both si
 
 import os
 
-import pytest
 from playwright.sync_api import expect
 
 from games.models import Room
+from tests import matrix
 from tests.browser.conftest import (
     HTML_LANG,
     SCREENSHOTS,
@@ -20,8 +20,6 @@ from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
 
-LAPTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 360, "height": 740}
 
 #: What the live region says in each language once the host chose "Slow".
 SAID = {
@@ -35,9 +33,9 @@ def room_speed(code: str) -> str:
     return in_a_thread(lambda: Room.objects.get(code=code).computer_speed)
 
 
-@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
-@pytest.mark.parametrize("locale", ["en-US", "ja-JP", "zh-CN"])
-def test_the_host_slows_the_computer_from_the_table(site, new_page, locale, viewport):
+@matrix.parametrize("locale", "size")
+def test_the_host_slows_the_computer_from_the_table(site, new_page, locale, size):
+    viewport = matrix.SIZES[size]
     page = new_page(hurried=True, viewport=viewport, locale=locale)
     new_game(page, site, players="3")
     in_language(page, locale)

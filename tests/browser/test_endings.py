@@ -10,10 +10,10 @@ result box and the seat panel tell the same story."""
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 from games.models import Room
+from tests import matrix
 from tests.browser.conftest import (
     in_language,
     join_by_invitation,
@@ -174,7 +174,7 @@ RESIGN_TEXTS = {
 }
 
 
-@pytest.mark.parametrize("locale", ["en-US", "ja-JP", "zh-CN"])
+@matrix.parametrize("locale")
 def test_resigning_versus_the_computer(site, new_page, locale):
     you_resigned, you_lost, resigned, winner, finished = RESIGN_TEXTS[locale]
     player, watcher = versus_computer(site, new_page, locale=locale)

@@ -9,15 +9,16 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Room
+from tests import matrix
 from tests.browser.conftest import SCREENSHOTS, in_language, needs_browser, shot, sign_up
 from tests.browser.test_accessibility import serious
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
 
-LAPTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 360, "height": 740}
-LOCALES = ["en-US", "ja-JP", "zh-CN"]
+LAPTOP = matrix.SIZES["laptop"]
+PHONE = matrix.SIZES["phone"]
+LOCALES = list(matrix.LOCALES)
 
 OPTIONS = [
     "computer_level",

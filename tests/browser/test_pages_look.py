@@ -1,8 +1,10 @@
 """Designed pages: every page outside the table, in English, Japanese and Chinese, at a
-laptop and a phone size, light and dark. Each is photographed (test-artifacts/screenshots,
-pages-*) and checked for what a visitor would notice: nothing missing (no 404, the
-favicon included), a compact header with the current page marked, the language menu in
-each language's own words, disabled buttons that look disabled, and no serious axe issue.
+laptop and a phone size, light and dark: each locale, size and scheme every run, in the
+pairs tests/matrix.py chooses (every combination under ``make test-matrix``). Each is
+photographed (test-artifacts/screenshots, pages-*) and checked for what a visitor would
+notice: nothing missing (no 404, the favicon included), a compact header with the current
+page marked, the language menu in each language's own words, disabled buttons that look
+disabled, and no serious axe issue.
 The pages that name seats (the lobby, the invitation, the room page with computers) name
 each once, as the table does, never "Clara (computer, easy)"; the rules page does not
 scroll sideways on a phone, nor do the bot API's guides, whose code blocks and tables
@@ -18,15 +20,14 @@ from playwright.sync_api import expect
 from games import selectors, services
 from games.models import Room
 from telemetry.models import Event
+from tests import matrix
 from tests.browser.conftest import in_a_thread, needs_browser, shot, sign_up
 from tests.browser.test_accessibility import serious
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
 
-SIZES = {"laptop": (1366, 768), "phone": (360, 740)}
 HEADER_MAX = {"laptop": 64, "phone": 56}
-SCHEMES = ("light", "dark")
 LANGUAGE_NAMES = ["English", "日本語", "简体中文"]
 
 # Computed styles a disabled button must differ in from an enabled one: its colours and a
@@ -194,10 +195,9 @@ def check_page(page, name, size, scheme, locale, missing):
     shot(page, f"pages-{name}-{size}-{scheme}-{locale}")
 
 
-# Each size apart: the tours then spread over the test workers.
-@pytest.mark.parametrize("size", list(SIZES))
-@pytest.mark.parametrize("locale", ["en-US", "ja-JP", "zh-CN"])
-def test_every_page_looks_designed(site, new_page, world, locale, size):
+# Each locale, size and scheme apart: the tours then spread over the test workers.
+@matrix.parametrize("locale", "size", "scheme")
+def test_every_page_looks_designed(site, new_page, world, locale, size, scheme):
     pages = {
         "lobby": "/",
         "new-game": "/new/",
@@ -212,46 +212,40 @@ def test_every_page_looks_designed(site, new_page, world, locale, size):
     }
     visitor_pages = {"log-in": "/accounts/login/", "sign-up": "/accounts/signup/"}
     marked = {"lobby", "new-game", "profile", "rules", "dashboard", "log-in", "sign-up"}
-    width, height = SIZES[size]
-    for scheme in SCHEMES:
-        options = {
-            "locale": locale,
-            "viewport": {"width": width, "height": height},
-            "color_scheme": scheme,
-        }
-        for state, chosen in ((world["state"], pages), (None, visitor_pages)):
-            page = new_page(hurried=True, storage_state=state, **options)
-            missing: list[str] = []
-            page.on("response", lambda r, m=missing: r.status == 404 and m.append(r.url))
-            for name, path in chosen.items():
-                response = page.goto(path if path.startswith("http") else site + path)
-                assert response.status == 200, (name, response.status)
-                if name in marked:
-                    expect(page.locator(".site-header [aria-current=page]")).to_have_count(1)
-                check_page(page, name, size, scheme, locale, missing)
-            # The favicon browsers ask for by themselves is there too.
-            favicon = page.request.get(f"{site}/favicon.ico")
-            assert favicon.status == 200 and favicon.headers["content-type"] in (
-                "image/x-icon",
-                "image/vnd.microsoft.icon",
-            )
+    options = {"locale": locale, "viewport": matrix.SIZES[size], "color_scheme": scheme}
+    for state, chosen in ((world["state"], pages), (None, visitor_pages)):
+        page = new_page(hurried=True, storage_state=state, **options)
+        missing: list[str] = []
+        page.on("response", lambda r, m=missing: r.status == 404 and m.append(r.url))
+        for name, path in chosen.items():
+            response = page.goto(path if path.startswith("http") else site + path)
+            assert response.status == 200, (name, response.status)
+            if name in marked:
+                expect(page.locator(".site-header [aria-current=page]")).to_have_count(1)
+            check_page(page, name, size, scheme, locale, missing)
+        # The favicon browsers ask for by themselves is there too.
+        favicon = page.request.get(f"{site}/favicon.ico")
+        assert favicon.status == 200 and favicon.headers["content-type"] in (
+            "image/x-icon",
+            "image/vnd.microsoft.icon",
+        )
 
-        if size == "phone":
-            # The header's menu opens over the page and holds the nav and the languages.
-            page = new_page(hurried=True, storage_state=world["state"], **options)
-            page.goto(site + "/")
-            menu = page.locator("#site-menu")
-            expect(menu).to_be_hidden()
-            page.locator(".menu-button").click()
-            expect(menu).to_be_visible()
-            expect(page.locator(".menu-button")).to_have_attribute("aria-expanded", "true")
-            expect(menu.locator("#language-select")).to_be_visible()
-            expect(menu.get_by_role("link", name="pat")).to_be_visible()
-            assert page.locator(".site-header").bounding_box()["height"] <= 56
-            assert serious(page) == []
-            shot(page, f"pages-menu-{size}-{scheme}-{locale}")
-            page.keyboard.press("Escape")
-            expect(menu).to_be_hidden()
+    if size == "phone":
+        # The header's menu opens over the page and holds the nav and the languages.
+        page = new_page(hurried=True, storage_state=world["state"], **options)
+        page.goto(site + "/")
+        menu = page.locator("#site-menu")
+        expect(menu).to_be_hidden()
+        page.locator(".menu-button").click()
+        expect(menu).to_be_visible()
+        expect(page.locator(".menu-button")).to_have_attribute("aria-expanded", "true")
+        expect(menu.locator("#language-select")).to_be_visible()
+        expect(menu.get_by_role("link", name="pat")).to_be_visible()
+        assert page.locator(".site-header").bounding_box()["height"] <= 56
+        assert serious(page) == []
+        shot(page, f"pages-menu-{size}-{scheme}-{locale}")
+        page.keyboard.press("Escape")
+        expect(menu).to_be_hidden()
 
 
 def test_the_language_menu_switches_and_keeps_the_page(site, new_page):

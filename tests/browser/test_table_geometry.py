@@ -10,6 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests import matrix
 from tests.browser.conftest import (
     TURN_MS,
     in_a_thread,
@@ -23,9 +24,9 @@ from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
 
-LAPTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 360, "height": 740}
-LOCALES = ["en-US", "ja-JP", "zh-CN"]
+LAPTOP = matrix.SIZES["laptop"]
+PHONE = matrix.SIZES["phone"]
+LOCALES = list(matrix.LOCALES)
 
 SETTLED = """() => document.getAnimations().every((a) => a.playState !== 'running'
   || a.effect.getComputedTiming().iterations === Infinity)"""

@@ -4,11 +4,11 @@ bubble at its sender's name tag; an Easy computer's face gives its joker away.""
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 from games import selectors
 from games.models import Room
+from tests import matrix
 from tests.browser.conftest import SETTLED, in_a_thread, needs_browser, shot
 from tests.browser.test_accessibility import serious
 from tests.rooms import computer_room, signed_in_friends_room
@@ -16,8 +16,7 @@ from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
 
-LOCALES = ["en-US", "ja-JP", "zh-CN"]
-SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 360, "height": 740}}
+SIZES = matrix.SIZES
 
 
 def settled_shot(page, name):
@@ -46,8 +45,7 @@ def at_table(new_page, site, session_key, code, locale, size):
     return page
 
 
-@pytest.mark.parametrize("size", sorted(SIZES))
-@pytest.mark.parametrize("locale", LOCALES)
+@matrix.parametrize("locale", "size")
 def test_the_giver_sees_the_pointed_card_lifted_and_a_reaction_bubble_at_the_senders_tag(
     site, new_page, locale, size
 ):
@@ -127,8 +125,7 @@ def _easy_room_where_the_computer_gives_the_joker():
     raise AssertionError("no deal gave the computer the joker with the human to draw")
 
 
-@pytest.mark.parametrize("size", sorted(SIZES))
-@pytest.mark.parametrize("locale", LOCALES)
+@matrix.parametrize("locale", "size")
 def test_an_easy_computers_face_shows_worried_when_its_joker_is_pointed_at(
     site, new_page, locale, size
 ):

@@ -4,13 +4,13 @@ and phone sizes in en, ja and zh-hans (test-artifacts/screenshots/)."""
 
 from datetime import timedelta
 
-import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import Room
 from telemetry.models import Event
+from tests import matrix
 from tests.browser.conftest import in_a_thread, needs_browser, shot, sign_up
 from tests.browser.test_accessibility import serious
 from tests.lobby.test_profile import record, room_for
@@ -18,7 +18,7 @@ from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
 
-SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 360, "height": 740}}
+SIZES = matrix.SIZES
 LANGUAGES = {"en-US": "Your record", "ja-JP": "あなたの成績", "zh-CN": "你的战绩"}
 
 
@@ -52,8 +52,7 @@ def some_events():
     Event.objects.bulk_create(rows)
 
 
-@pytest.mark.parametrize("size", SIZES)
-@pytest.mark.parametrize("locale", LANGUAGES)
+@matrix.parametrize("locale", "size")
 def test_profile_and_dashboard_read_well_and_pass_axe(site, new_page, locale, size):
     page = new_page(locale=locale, viewport=SIZES[size])
     sign_up(page, site, "keeper")
