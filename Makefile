@@ -1,4 +1,5 @@
-# The two commands in the README: `make run` and `make test`.
+# The two commands in the README: `make run` and `make test` (and, for iterating,
+# `make test-fast`; before resolving an issue that changes the pages, `make test-matrix`).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -7,7 +8,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test prod lint format lock fairness bench bench-load bench-page soak messages
+.PHONY: run test test-fast test-matrix prod lint format lock fairness bench bench-load bench-page soak messages
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +52,23 @@ test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS) || status=$$?; \
 	echo "make test: pytest took $$(( $$(date +%s) - started )) s with $(TEST_WORKERS) workers"; \
 	exit $$status
+
+# For iterating: ruff and pytest without the browser tests and the tests that start server
+# processes (markers browser and system, set in tests/conftest.py). `make test` stays the
+# whole suite and what CI runs.
+test-fast: $(TEST_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	@started=$$(date +%s); status=0; \
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal -m "not browser and not system" $(PYTEST_ARGS) || status=$$?; \
+	echo "make test-fast: pytest took $$(( $$(date +%s) - started )) s with $(TEST_WORKERS) workers"; \
+	exit $$status
+
+# The whole suite with the browser checks in every combination of locale, size and colour
+# scheme (tests/matrix.py) instead of the pairs `make test` runs: before resolving an issue
+# that changes templates, CSS or the table's scripts.
+test-matrix:
+	TEST_MATRIX=full $(MAKE) test
 
 # The site for real: nginx (TLS, static files) in front of Daphne processes, PostgreSQL and
 # Redis; see docs/operations.md. scripts/prod.sh start|stop|status runs it in the background.

@@ -10,6 +10,12 @@ pytest_plugins = ["tests.support"]
 
 
 def pytest_configure(config):
+    # What `make test-fast` leaves out (-m "not browser and not system"); pytest_collection_
+    # modifyitems marks them, so that no test has to remember to.
+    config.addinivalue_line("markers", "browser: drives Chromium (tests/browser/conftest.py)")
+    config.addinivalue_line(
+        "markers", "system: starts real server processes (tests/system, fixture servers)"
+    )
     from django.conf import settings
 
     from tests import workers
@@ -24,6 +30,14 @@ def pytest_configure(config):
                 "CI must run against PostgreSQL and Redis (see .ci/run)",
                 returncode=2,
             )
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "chromium" in item.fixturenames:
+            item.add_marker(pytest.mark.browser)
+        if "servers" in item.fixturenames or "tests/system/" in item.nodeid:
+            item.add_marker(pytest.mark.system)
 
 
 def pytest_unconfigure(config):
