@@ -10,8 +10,8 @@ pytest_plugins = ["tests.support"]
 
 
 def pytest_configure(config):
-    # What `make test-fast` leaves out (-m "not browser and not system"); pytest_collection_
-    # modifyitems marks them, so that no test has to remember to.
+    # What `make test-fast` leaves out (-m "not browser and not system"): the hook
+    # pytest_collection_modifyitems below marks them, so that no test has to remember to.
     config.addinivalue_line("markers", "browser: drives Chromium (tests/browser/conftest.py)")
     config.addinivalue_line(
         "markers", "system: starts real server processes (tests/system, fixture servers)"
