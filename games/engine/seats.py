@@ -55,7 +55,9 @@ def plays(
     return holds(viewer, user_id, guest) and (including_left or not left)
 
 
-def seats_of(state: dict, viewer: Viewer | None, *, including_left: bool = False) -> frozenset[int]:
+def seats_of(
+    state: Mapping, viewer: Viewer | None, *, including_left: bool = False
+) -> frozenset[int]:
     """The seats ``viewer`` plays in a room's full ``state`` (``plays``)."""
     return frozenset(
         s["index"]
@@ -106,7 +108,7 @@ class _Holder:
         self.user_id, self.guest = user_id, guest
 
 
-def reporting_seats(mode: str, seats: list[Mapping]) -> dict[str, int | None]:
+def reporting_seats(mode: str, seats: Iterable[Mapping]) -> dict[str, int | None]:
     """The seat whose page reports a match's telemetry, so that a game is counted once
     however many pages show it: ``start`` reports it starting, ``end`` finishing. In a
     friends room, the lowest human seat (a person's or a bot's) whose player plays it:
