@@ -434,8 +434,10 @@ def prod_env_as_root(prod_dir: Path) -> dict:
 
 
 def run_script(env: dict, command: str) -> subprocess.CompletedProcess:
+    # A bound for a failure only: a first `prepare` installs the site's packages, behind
+    # the install lock other tests' prod sites may hold (over 300 s on a loaded machine).
     return subprocess.run(
-        ["bash", SCRIPT, command], env=env, capture_output=True, text=True, timeout=300
+        ["bash", SCRIPT, command], env=env, capture_output=True, text=True, timeout=900
     )
 
 
