@@ -250,11 +250,14 @@ def _draw(state: RoomState, actor, action: dict) -> ActionError | None:
         now=_ply_of(state, "draw"),
         match_is_over=bool(match and match["over"]),
         round_is_over=bool(
-            rnd and (rnd["over"] or round_state["drawer"] is None or round_state["giver"] is None)
+            rnd
+            and round_state is not None
+            and (rnd["over"] or round_state["drawer"] is None or round_state["giver"] is None)
         ),
     )
     if refused is not None:
         return refused
+    assert round_state is not None  # started, and the round not over: it has a drawer
     turn = round_state["drawer"]
     return drawer(
         plays_drawer=turn in mine,
@@ -277,12 +280,18 @@ def _next_round(state: RoomState, actor, action: dict) -> ActionError | None:
     refused = _between(state, actor, action, "round")
     if refused is not None:
         return refused
-    return next_round(match_is_over=state["match"]["over"], round_is_over=state["round"]["over"])
+    match, rnd = state["match"], state["round"]
+    assert match is not None and rnd is not None  # _between refused a room not started
+    return next_round(match_is_over=match["over"], round_is_over=rnd["over"])
 
 
 def _rematch(state: RoomState, actor, action: dict) -> ActionError | None:
     refused = _between(state, actor, action, "match")
-    return refused if refused is not None else rematch(match_is_over=state["match"]["over"])
+    if refused is not None:
+        return refused
+    match = state["match"]
+    assert match is not None  # _between refused a room with no match
+    return rematch(match_is_over=match["over"])
 
 
 def _leave_or_resign(state: RoomState, actor, action: dict) -> ActionError | None:

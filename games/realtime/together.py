@@ -38,16 +38,15 @@ def point(state: RoomState | None, actor, action: dict) -> list[dict]:
     refused = refusal(state, actor, action)
     if refused is not None:
         raise refused
-    rnd = state["round"]
+    rnd, match = state["round"], state["match"]
+    assert rnd is not None and match is not None  # refusal() refused a room not started
     drawer, giver = rnd["state"]["drawer"], rnd["state"]["giver"]
     position = action["position"]
     messages = [{"type": "room.pointing", "seat": drawer, "position": position}]
     level = state["room"]["computer_level"]
     seats = state["seats"]
     if position is not None and level and shows_face(seats[drawer], seats[giver]):
-        face = face_at(
-            rnd["state"], level, rnd["seed"], state["match"]["number"], rnd["number"], position
-        )
+        face = face_at(rnd["state"], level, rnd["seed"], match["number"], rnd["number"], position)
         if face is not None:
             messages.append({"type": "room.reaction", "seat": giver, "reaction": face})
     return messages
@@ -70,7 +69,7 @@ def react(state: RoomState | None, actor, action: dict, room_id: int) -> list[di
     if key not in REACTIONS:
         raise bad_reaction()
     mine = seats_of(state, actor) if state is not None else frozenset()
-    if not mine:
+    if state is None or not mine:
         raise not_seated()
     rnd = state["round"]
     drawer = rnd["state"]["drawer"] if rnd and not rnd["over"] else None
