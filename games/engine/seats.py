@@ -147,6 +147,6 @@ def played_in_person(seat: Mapping) -> bool:
 
 def people_hold(seats: Iterable[Mapping]) -> bool:
     """Whether a person holds one of ``seats`` for the rest of the match (``person``, not
-    left). A room nobody is at waits for them (``games.realtime.schedule``); a room held
+    left). A room nobody is at waits for them (``games.schedule``); a room held
     only by bots and the computer plays on without anyone there."""
     return any(person(s) and not s["left"] for s in seats)
