@@ -26,8 +26,11 @@ from typing import Protocol
 
 
 class Viewer(Protocol):
-    user_id: int | None
-    guest: str
+    # Read-only members, so that a frozen dataclass (``games.identity.Actor``) is one.
+    @property
+    def user_id(self) -> int | None: ...
+    @property
+    def guest(self) -> str: ...
 
 
 def holds(viewer: Viewer | None, user_id: int | None, guest: str) -> bool:

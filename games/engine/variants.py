@@ -54,7 +54,7 @@ class Variant:
         """How many cards are dealt."""
         return len(self.deck) - self.removed_unseen
 
-    def check_players(self, players: int) -> None:
+    def check_players(self, players: object) -> None:
         if not isinstance(players, int) or isinstance(players, bool):
             raise ValueError(f"the number of players must be a whole number, not {players!r}")
         if not self.min_players <= players <= self.max_players:

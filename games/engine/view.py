@@ -12,6 +12,8 @@ Pure: no Django, no I/O.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from .seats import Viewer, host_seat, played_by_computer, reporting_seats, seats_of
 from .shapes import RoomState
 
@@ -62,7 +64,7 @@ DRAW_EVENT_FIELDS = (
 EVENT_FIELDS = ("kind", "seat", "seats", "round")
 
 
-def _pick(data: dict, fields) -> dict:
+def _pick(data: Mapping[str, object], fields: Iterable[str]) -> dict:
     return {name: data[name] for name in fields if name in data}
 
 
@@ -82,13 +84,14 @@ def view_for(state: RoomState, viewer: Viewer | None = None) -> dict:
     over = bool(rnd and rnd["over"])
     # A match ended early (resigned, abandoned) stops its round where it stood: nobody
     # draws any more.
-    in_play = bool(round_state) and not over and not (match or {}).get("over")
-    drawer = round_state["drawer"] if in_play else None
-    giver = round_state["giver"] if in_play else None
-    acting = None
+    in_play = bool(round_state) and not over and not (match and match["over"])
+    # (in_play holds only with a round_state: the second test only tells the checker.)
+    drawer = round_state["drawer"] if in_play and round_state else None
+    giver = round_state["giver"] if in_play and round_state else None
+    acting: int | None = None
     if drawer is not None and drawer in seats and not played_by_computer(state["seats"][drawer]):
         acting = drawer
-    visible = ({acting} - {None}) if same_device else set(seats)
+    visible: set[int] = (set() if acting is None else {acting}) if same_device else set(seats)
     places = {}
     if round_state:
         for place, seat in enumerate(round_state["finish_order"], start=1):
@@ -126,6 +129,8 @@ def view_for(state: RoomState, viewer: Viewer | None = None) -> dict:
             "rounds": [_pick(r, MATCH_ROUND_FIELDS) for r in match["rounds"]],
         }
     if rnd:
+        # A round's state always holds the hands (RoundState.to_dict).
+        assert round_state is not None and hands is not None
         view["round"] = {
             "number": rnd["number"],
             "dealer": rnd["dealer"],
