@@ -368,6 +368,7 @@ def open_bot_game(*, bot: Bot, opponent: str, variant: object, seats: object = N
         game = get_variant(variant)
         seats = game.min_players if seats is None else seats
         game.check_players(seats)
+        assert isinstance(seats, int)  # check_players refused anything else
     except (KeyError, TypeError, ValueError) as exc:  # no such game, or no such table
         raise ActionError("malformed", str(exc.args[0] if exc.args else exc)) from exc
     actor = Actor(user_id=bot.pk)
@@ -377,7 +378,8 @@ def open_bot_game(*, bot: Bot, opponent: str, variant: object, seats: object = N
             name=bot.name,
             variant=game.key,
             seat_count=seats,
-            mode=Room.Mode.FRIENDS,
+            # Room.Mode is a str enum; untyped without django-stubs (a tuple to mypy).
+            mode=Room.Mode.FRIENDS,  # type: ignore[arg-type]
             bot=True,
         )
         made = challenge(

@@ -118,4 +118,6 @@ def seated_at_latest_match(
             ),
         )
     )
+    # Refused above unless a match has started.
+    assert match is not None
     return mine, match, rounds

@@ -34,6 +34,8 @@ def draw(*, room_id: int, actor: Actor, position: object, at: dict | None = None
 
     def human_draws(change: Change) -> Draw:
         match, rnd, state, seat = _playable(change, at, actor)
+        # _playable refused a round that is over, and a round in play has a giver.
+        assert state.giver is not None
         refuse(
             refusals.drawer(
                 plays_drawer=actor.plays(seat),
@@ -108,6 +110,8 @@ def _playable(
             round_is_over=state is not None and state.over,
         )
     )
+    # Refused above unless a match and its round are under way.
+    assert match is not None and rnd is not None and state is not None
     seat = next(s for s in seats if s.index == state.drawer)
     return match, rnd, state, seat
 

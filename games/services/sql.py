@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import weakref
+from collections.abc import Sequence
 from datetime import timedelta
 
 import psycopg
@@ -104,7 +105,9 @@ def update(obj, names: list[str], *, where: dict | None = None) -> int:
     return execute(update_statement(obj, names, where=where))
 
 
-def execute(statement: Statement, *, riders: list[Statement] = (), guarded: bool = False) -> int:
+def execute(
+    statement: Statement, *, riders: Sequence[Statement] = (), guarded: bool = False
+) -> int:
     """Run ``statement`` and the ``riders`` (writes returning nothing) with it; the number
     of rows ``statement`` changed. On PostgreSQL the riders travel in the same statement,
     as data-modifying WITH clauses: one round trip for all of a change's writes.
@@ -127,7 +130,7 @@ def execute(statement: Statement, *, riders: list[Statement] = (), guarded: bool
         return cursor.rowcount
 
 
-def _execute_guarded(statement: Statement, riders: list[Statement]) -> int:
+def _execute_guarded(statement: Statement, riders: Sequence[Statement]) -> int:
     sql, params = statement
     if connection.vendor != "postgresql":
         with transaction.atomic(), connection.cursor() as cursor:
@@ -139,8 +142,8 @@ def _execute_guarded(statement: Statement, riders: list[Statement]) -> int:
             return 1
     clauses = [f"s AS ({sql} RETURNING 1)"]
     values = list(params)
-    for i, (rider, rider_values) in enumerate(riders):
-        clauses.append(f"w{i} AS ({_only_if_swapped(rider)})")
+    for i, (rider_sql, rider_values) in enumerate(riders):
+        clauses.append(f"w{i} AS ({_only_if_swapped(rider_sql)})")
         values += rider_values
     return _own_connection_count(f"WITH {', '.join(clauses)} SELECT COUNT(*) FROM s", values)
 
