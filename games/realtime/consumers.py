@@ -194,6 +194,9 @@ class TableConsumer(limits.LimitedSocket):
             refused = refusal(self.state, self.actor, action)
             if refused is not None:
                 raise refused
+        # receive drops every frame before the room is known; the socket's own frames
+        # (SOCKET: ping, sync) and TOGETHER's were answered above: a service call is left.
+        assert self.room_id is not None and not isinstance(answer, str)
         room, actor, at = self.room_id, self.actor, ply(action)
         # A bot's socket acts only while its token is the bot's (config/bot_sockets.py):
         # checked again as the change commits, for a frame that races the token's revoke.
@@ -215,6 +218,7 @@ class TableConsumer(limits.LimitedSocket):
 
     async def room_changed(self, message):
         state = message["state"]
+        assert self.room_id is not None  # set before the socket joined the room's group
         if await self.send_state(state):
             driver.ensure(self.room_id, state)
 
@@ -250,6 +254,7 @@ class TableConsumer(limits.LimitedSocket):
         """A point or a reaction (``games.realtime.together``): checked against the kept state only
         (no database call, nothing stored), then sent to the room's group, which reaches
         its sockets on every server process."""
+        assert self.room_id is not None  # receive drops every frame before it is known
         current = self.state is not None and not self.missed and not self._catching_up()
         if action["type"] == "point":
             if not self.limits.point_allowed():  # this socket's: no I/O
@@ -305,6 +310,7 @@ class TableConsumer(limits.LimitedSocket):
         """
         if self.gone or self.limits.closed:
             return
+        assert self.room_id is not None  # set before the socket joined the heartbeat
         await self.channel_layer.group_add(group_name(self.room_id), self.channel_name)
         if version is None or version <= self.version_sent:
             return

@@ -123,6 +123,7 @@ def run_due(room_id: int, due: schedule.Due) -> RoomState | None:
         if due.kind == "computer_turn":
             return services.computer_turn(room_id=room_id, version=due.version)
         if due.kind == "cover_seat":
+            assert due.seat is not None  # next_due plans cover_seat with its seat
             return services.cover_seat(room_id=room_id, seat_index=due.seat, version=due.version)
         if due.kind == "next_round":
             return services.deal_next_round(room_id=room_id, version=due.version)

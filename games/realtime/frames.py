@@ -40,9 +40,9 @@ class Frame:
     nullable: frozenset[str] = frozenset()
 
 
-PLY_DRAW = {"match": int, "round": int, "draw": int}
-PLY_ROUND = {"match": int, "round": int}
-PLY_MATCH = {"match": int}
+PLY_DRAW: dict[str, type] = {"match": int, "round": int, "draw": int}
+PLY_ROUND: dict[str, type] = {"match": int, "round": int}
+PLY_MATCH: dict[str, type] = {"match": int}
 
 FRAMES: dict[str, Frame] = {
     "draw": Frame(

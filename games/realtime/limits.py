@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
+from typing import Final, Literal
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -47,10 +48,10 @@ def client_address(scope) -> str | None:
 
 #: ``open_socket``'s answer for an address cooling down after a flood: refuse the
 #: handshake itself (an HTTP 403, and the connection closed: no frame of it is read).
-COOLING = "cooling"
+COOLING: Final = "cooling"
 
 
-def open_socket(kind: str, scope) -> tuple[str, str] | None | bool | str:
+def open_socket(kind: str, scope) -> tuple[str, str] | None | Literal[False, "cooling"]:
     """Count a socket of ``kind`` opening for its client address: the key to give back to
     ``close_socket``, ``None`` when the scope names no client (nothing is counted),
     ``False`` when the address already has ``WS_SOCKETS_PER_CLIENT`` open, or ``COOLING``

@@ -15,12 +15,15 @@ import logging
 
 from django.db import DatabaseError
 
+RedisError: type[Exception]
 try:
     from redis.exceptions import RedisError
 except ImportError:  # pragma: no cover - redis is a dependency; the fallback is for safety
 
-    class RedisError(Exception):
+    class _NoRedisError(Exception):
         pass
+
+    RedisError = _NoRedisError
 
 
 log = logging.getLogger(__name__)
