@@ -77,9 +77,6 @@ export SECRET_KEY_FILE="$PROD_DIR/secret_key"
 # Keys still accepted but no longer used to sign, one per line (rotate-key, retire-keys).
 export SECRET_KEY_FALLBACKS_FILE="$PROD_DIR/secret_key_fallbacks"
 ACME_ROOT="$PROD_DIR/acme"
-# nginx benches a Daphne process that refused a connection for this long (fail_timeout):
-# `roll` waits it out before stopping the next one.
-UPSTREAM_FAIL_SECONDS=2
 
 say() { echo "prod: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -665,7 +662,12 @@ SOCKET_LIMITS='            limit_req zone=handshakes_per_address burst=60 nodela
 nginx_conf() {  # foreground | background: nginx.conf on stdout
   local mode=$1 upstreams="" i access error
   for i in $(seq 0 $((WEB_PROCESSES - 1))); do
-    upstreams+="    server 127.0.0.1:$((DAPHNE_FIRST_PORT + i)) max_fails=1 fail_timeout=${UPSTREAM_FAIL_SECONDS}s;"$'\n'
+    # max_fails=0: nginx never benches a process. A process restarting refuses the
+    # connection at once (its port is closed), and nginx passes the request or socket to
+    # the next one, at the cost of one refused local connect. Benching (max_fails=1) once
+    # left no process at all for a few seconds of a rolling upgrade: the one restarted
+    # still benched in a worker when the other was stopped ("no live upstreams", a 502).
+    upstreams+="    server 127.0.0.1:$((DAPHNE_FIRST_PORT + i)) max_fails=0;"$'\n'
   done
   if [ "$mode" = foreground ]; then
     access=/dev/stdout error=stderr
@@ -938,7 +940,7 @@ serve() {  # foreground | background (output already redirected by `start`)
     done
   fi
   for slot in $(seq 1 "$WEB_PROCESSES"); do start_daphne "$slot" "$mode"; done
-  # nginx once every Daphne listens: an upstream refused early would be benched a while.
+  # nginx once every Daphne listens, so that its first requests find them.
   for slot in $(seq 1 "$WEB_PROCESSES"); do
     until listening $((DAPHNE_FIRST_PORT + slot - 1)); do
       children_alive || break 2
@@ -1100,7 +1102,6 @@ roll() {  # the Daphne processes one at a time, each serving again before the ne
     [ -n "$new" ] && [ "$new" != "$old" ] && daphne_healthy "$port" ||
       die "daphne-$slot did not come back within 90 s: see $LOG/daphne-$slot.log"
     say "daphne-$slot restarted (pid $old -> $new) in $((SECONDS - began)) s"
-    ((slot == count)) || sleep $((UPSTREAM_FAIL_SECONDS + 1))
   done
 }
 
