@@ -57,7 +57,9 @@ export function ending(L, state) {
   const winners = match.winners || [];
   const losers = match.losers || [];
   let outcome = L.matchOverShort;
-  if (match.scoring === "strikes" && losers.length === 1 && !state.room.rules.reverse) {
+  // "Sam reached the limit" only when the strikes ended it: a resignation or an abandoned
+  // room ends a match with nobody at the limit, so it names the winners instead.
+  if (match.scoring === "strikes" && losers.length === 1 && !state.room.rules.reverse && !by) {
     outcome = fill(L.matchOverStrikes, { seat: name(losers[0]) });
   } else if (winners.length) {
     outcome = fill(L.matchOver, { seats: winners.map(name).join(", ") });

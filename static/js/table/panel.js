@@ -32,7 +32,10 @@ export function renderStatus() {
     text = counted("yourTurn", { giver: seatName(r.giver), n: view.state.seats[r.giver].count });
   } else {
     const drawer = view.state.seats[r.drawer];
-    text = fill(drawer.played_by_computer ? L.computerTurn : L.theirTurn, { drawer: seatName(r.drawer), giver: seatName(r.giver) });
+    // "The computer is drawing for Ann" only for a person's seat the computer covers: a
+    // computer seat draws for itself, like anyone.
+    const standIn = drawer.played_by_computer && drawer.kind !== "computer";
+    text = fill(standIn ? L.computerTurn : L.theirTurn, { drawer: seatName(r.drawer), giver: seatName(r.giver) });
   }
   const line = $("status-line");
   line.textContent = text;

@@ -47,13 +47,22 @@ function tagFor(seat) {
   else if (!r.over && (strikes() || !seat.place)) parts.push(L.out);
   const score = scoreText(seat);
   if (score && !strikes()) parts.push(score);
-  // Where the seat finished: a place (points), or the odd card's holder (both scorings).
+  // Where the seat finished. Once the match is over, the match's result (so that the tag
+  // agrees with the banner: a resignation ends a match whatever the last round said);
+  // before, the round's: a place (points), or the odd card's holder (both scorings).
   let ribbon = "";
-  if (odd && odd.holder === seat.index) {
-    ribbon = L.lostNote;
+  const match = view.state.match;
+  if (match && match.over) {
+    const mark = matchMark(seat.index);
+    if (mark) {
+      ribbon = mark.text;
+      tag.classList.add(mark.tone);
+    }
+  } else if (odd && odd.holder === seat.index) {
+    ribbon = L.lostRoundNote;
     tag.classList.add("lost");
     if (view.state.room.rules && view.state.room.rules.reverse) {
-      ribbon = L.wonNote;
+      ribbon = L.wonRoundNote;
       tag.classList.replace("lost", "won");
     }
   } else if (seat.place && !strikes()) {
@@ -73,6 +82,21 @@ function tagFor(seat) {
     tag.append(mark);
   }
   return tag;
+}
+
+/** A seat's ribbon once the match is over: ``{text, tone}`` or null. Who resigned, who won
+ * the match; under points the others' places in the match, under strikes "lost the match". */
+function matchMark(index) {
+  const match = view.state.match;
+  const by = match.ended_by;
+  if (by && by.how === "resign" && by.seat === index) return { text: L.resignedNote, tone: "lost" };
+  if ((match.winners || []).includes(index)) return { text: L.wonMatchNote, tone: "won" };
+  if (!(match.losers || []).includes(index)) return null;
+  const order = match.standings || [];
+  if (match.scoring !== "strikes" && order.includes(index)) {
+    return { text: placeName(L, order.indexOf(index) + 1), tone: "placed" };
+  }
+  return { text: L.lostMatchNote, tone: "lost" };
 }
 
 export function strikeMarks(count) {

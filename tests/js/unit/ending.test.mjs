@@ -73,3 +73,9 @@ test("standings list a finished match's seats best first, with places and scores
   ]);
   assert.deepEqual(standings(state({ match: { over: false } })), []);
 });
+
+test("ending of a strikes match by resignation names who resigned and who won, not a seat at the limit", () => {
+  const end = ending(L, state({ match: { over: true, scoring: "strikes", ended_by: { how: "resign", seat: 2 }, winners: [0], losers: [2] } }));
+  assert.equal(end.text, "Bo resigned. Ann (you) won the match. You won.");
+  assert.ok(!end.text.includes("limit"));
+});

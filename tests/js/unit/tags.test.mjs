@@ -37,6 +37,8 @@ class Element {
 const L = {
   colours: "Red|Green|Yellow|Blue", letters: "R|G|Y|B", left: "left: the computer plays", covered: "covered by the computer",
   away: "away", youName: "{name} (you)", out: "out", lostNote: "lost", wonNote: "won", places: "1st|2nd|3rd|4th",
+  lostRoundNote: "lost this round", wonRoundNote: "won this round", lostMatchNote: "lost the match",
+  wonMatchNote: "won the match", resignedNote: "resigned",
   setAside: "Set aside at the start", cardsOne: "{n} card", cardsOther: "{n} cards", pointsOne: "{n} point",
   pointsOther: "{n} points", strikesOne: "{n} strike", strikesOther: "{n} strikes",
 };
@@ -168,20 +170,20 @@ test("an empty hand reads out while the round is played, unless it finished with
   assert.ok(tags[0].tag.classList.contains("first"));
 });
 
-test("once the round is over, the odd card's holder is marked lost, or won under the reverse rule", () => {
+test("once the round is over, the odd card's holder is marked as having lost this round, or won it under the reverse rule", () => {
   const seats = [seat(0, { count: 0, place: 1 }), seat(1, { count: 0, place: 2 }), seat(2, { count: 1 }), seat(3, { count: 0, place: 3 })];
   const round = { over: true, ranking: [0, 1, 3, 2], hands: { 0: [], 1: [], 2: ["QS"], 3: [] } };
   view.state = state({ seats, round });
   renderTags();
   let tags = drawn();
-  assert.equal(tags[2].ribbon, "lost");
+  assert.equal(tags[2].ribbon, "lost this round");
   assert.ok(tags[2].tag.classList.contains("lost"));
   assert.equal(tags[1].ribbon, "2nd");
   assert.ok(tags[1].tag.classList.contains("placed"));
   view.state = state({ seats, round, rules: { reverse: true } });
   renderTags();
   tags = drawn();
-  assert.equal(tags[2].ribbon, "won");
+  assert.equal(tags[2].ribbon, "won this round");
   assert.ok(tags[2].tag.classList.contains("won") && !tags[2].tag.classList.contains("lost"));
 });
 
@@ -218,4 +220,33 @@ test("the card set aside gets its caption on the layer only when it shows", () =
   renderTags();
   const caption = page["seat-tags"].children.find((c) => c.id === "set-aside-caption");
   assert.equal(caption.textContent, "Set aside at the start");
+});
+
+test("a resignation between rounds: the winner's tag says won the match, the resigner's resigned, whoever held the odd card", () => {
+  // Schwarzer Peter, 2 seats, strikes: you (seat 0) held the odd card in round 1, then Bo resigned.
+  const seats = [seat(0, { count: 1, score: 1 }), seat(2, { index: 1, count: 0, score: 0, kind: "human", played_by_computer: false })];
+  view.state = state({ seats, you: [0], scoring: "strikes", round: { over: true, ranking: [1, 0], hands: { 0: ["QS"], 1: [] } } });
+  view.state.match = { number: 1, scoring: "strikes", over: true, winners: [0], losers: [1], ended_by: { how: "resign", seat: 1 } };
+  renderTags();
+  const tags = drawn();
+  assert.equal(tags[0].ribbon, "won the match");
+  assert.ok(tags[0].tag.classList.contains("won") && !tags[0].tag.classList.contains("lost"));
+  assert.equal(tags[1].ribbon, "resigned");
+});
+
+test("once the match is over a tag tells the match's result, not the last round's: the winner who held the odd card last reads won the match", () => {
+  const seats = [seat(0, { count: 0, place: 1 }), seat(1, { count: 0, place: 2 }), seat(2, { count: 1 }), seat(3, { count: 0, place: 3 })];
+  view.state = state({ seats, round: { over: true, ranking: [0, 1, 3, 2], hands: { 0: [], 1: [], 2: ["QS"], 3: [] } } });
+  view.state.match = { number: 1, scoring: "points", over: true, winners: [2], losers: [0, 1, 3], standings: [2, 0, 3, 1] };
+  renderTags();
+  let tags = drawn();
+  assert.equal(tags[2].ribbon, "won the match");
+  assert.equal(tags[0].ribbon, "2nd", "under points the others read their place in the match");
+  assert.equal(tags[1].ribbon, "4th");
+  view.state = state({ seats, scoring: "strikes", round: { over: true, ranking: [0, 1, 3, 2], hands: { 2: ["QS"] } } });
+  view.state.match = { number: 1, scoring: "strikes", over: true, winners: [0, 1, 3], losers: [2] };
+  renderTags();
+  tags = drawn();
+  assert.equal(tags[2].ribbon, "lost the match");
+  assert.equal(tags[0].ribbon, "won the match");
 });
