@@ -98,6 +98,7 @@ def room_state(room: Room, event: dict | None = None, loaded: Loaded | None = No
                 "left": s.left,
                 "away": s.away_since is not None,
                 "bot": s.bot,
+                "left_before": False,  # set below
                 # Server side only: who holds the seat, and since when it is away.
                 "user_id": s.user_id,
                 "guest": s.guest,
@@ -110,6 +111,16 @@ def room_state(room: Room, event: dict | None = None, loaded: Loaded | None = No
         "event": event,
         "spectators": spectators,
     }
+    # A covered seat whose human left the previous match (a rematch followed) is told as
+    # left, not as a short disconnection: one more query, only while such a seat exists.
+    if match is not None and match.number > 1 and any(s.covered for s in seats):
+        before = (
+            Match.objects.filter(room_id=room.pk, number=match.number - 1)
+            .values_list("left", flat=True)
+            .first()
+        ) or []
+        for seat in state["seats"]:
+            seat["left_before"] = bool(seat["covered"] and seat["index"] in before)
     if match is None:
         return state
     score = match_score(room, match, rounds)

@@ -36,6 +36,9 @@ class SeatState(TypedDict):
     left: bool  # its human left the match: the computer plays it
     away: bool
     bot: bool  # a bot account holds it (docs/bots.md)
+    # Covered because its human left the previous match (a rematch followed), not away:
+    # false in a first match.
+    left_before: bool
     # Server side only: who holds the seat, and since when it is away (seconds).
     user_id: int | None
     guest: str

@@ -33,7 +33,7 @@ ROOM_FIELDS = (
 )
 #: What everyone may know of each seat (who holds it is not among them); the view adds
 #: ``played_by_computer`` (``seats.played_by_computer``), so pages need not work it out.
-SEAT_FIELDS = ("index", "colour", "name", "kind", "covered", "left", "away", "bot")
+SEAT_FIELDS = ("index", "colour", "name", "kind", "covered", "left", "away", "bot", "left_before")
 #: The match's public record.
 MATCH_FIELDS = (
     "number",
@@ -160,7 +160,12 @@ def _holding(hands) -> list[int]:
 
 def redact_event(event: dict | None, visible: set[int], over: bool) -> dict | None:
     """A change as this audience may see it: a drawn card's face only for the drawer and
-    the giver, or once it is discarded face up, or once the round is over."""
+    the giver, or once it is discarded face up, or once the round is over.
+
+    ``odd: true`` (the card was the odd card, known as such to both hands it moved
+    between) only for the drawer and the giver, and only while they see the card as
+    theirs: never for being the round's end, nor to a third seat or a spectator, for
+    whom the key is absent, as it is on every other draw."""
     if event is None:
         return None
     if event.get("kind") != "draw":
@@ -168,6 +173,9 @@ def redact_event(event: dict | None, visible: set[int], over: bool) -> dict | No
     public = _pick(event, DRAW_EVENT_FIELDS)
     public["paired"] = bool(event["paired_with"])
     public["discarded"] = [event["paired_with"], event["card"]] if event["paired_with"] else None
-    if over or event["paired_with"] or event["drawer"] in visible or event["giver"] in visible:
+    party = event["drawer"] in visible or event["giver"] in visible
+    if over or event["paired_with"] or party:
         public["card"] = event["card"]
+    if party and event.get("odd"):
+        public["odd"] = True
     return public

@@ -19,7 +19,7 @@ function renderSeats(state) {
     // and how the seat is played on a second line.
     const notes = [];
     if (state.you.includes(seat.index)) notes.push(labels.you);
-    if (seat.left) notes.push(labels.left);
+    if (seat.left || seat.left_before) notes.push(labels.left);
     else if (seat.covered) notes.push(labels.covered);
     else if (seat.away) notes.push(labels.away);
     item.querySelector(".seat-name").textContent = seat.kind === "empty" ? labels.empty : seatName(seat, state.room);

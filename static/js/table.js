@@ -20,6 +20,10 @@
 //   table/drag.js       the drag that turns the table
 //   table/mode.js       3D or flat
 //   table/telemetry.js  what the table reports
+//   table/connection.js the socket down or back, on the table; a draw not sent, said
+//   table/focus.js      keyboard focus kept on the table after a draw and on your turn
+//   table/sound.js      the table's sound, synthesised here: cues for the draw, the pair,
+//                       the deal, your turn, the odd card, the ends, reactions
 //
 // Geometry lives in scene.js, ending texts in ending.js, cards in cards.js. Every string
 // comes from the templates (#table-labels, #card-labels), so the page's language is used.
@@ -35,12 +39,15 @@ import { $, L, reducedMotion, wait } from "./table/page.js";
 import { setLastMove, showSpectators } from "./table/panel.js";
 import { place, setView, sizeArea } from "./table/placement.js";
 import { drawSelected } from "./table/ctrl.js";
+import "./table/connection.js"; // the socket down or back, on the table
+import { keepFocus } from "./table/focus.js";
 import { render } from "./table/render.js";
 import { reportConnection, reportEnvironment, reportGame } from "./table/telemetry.js";
-import { holdAfterDraw, myHandSeat, view, youLeft } from "./table/view.js";
+import { canChoose, holdAfterDraw, myHandSeat, view, youLeft } from "./table/view.js";
 import { seatName } from "./table/words.js";
 import "./pointing.js"; // the drawer's hover, live
 import "./reactions.js"; // reactions and computer faces at the name tags
+import "./table/sound.js"; // the table's sound cues
 
 document.addEventListener("table-connection", (e) => reportConnection(e.detail));
 
@@ -51,9 +58,12 @@ document.addEventListener("table-state", async (e) => {
     && (!e.detail.replay || e.detail.version === previous.version + 1);
   const from = fresh ? flightSource(event) : null;
   const handSeat = previous ? myHandSeat() : null;
+  const wasMyTurn = Boolean(previous) && canChoose();
   view.state = e.detail;
   if (previous && previous.version !== view.state.version) view.selected = null;
   for (const s of view.state.you_left || []) view.leftSeats.add(s);
+  // A new match (a rematch) starts with no last move: the old one belongs to the last match.
+  if (previous && previous.match && view.state.match && previous.match.number !== view.state.match.number) setLastMove("");
   const holding = fresh && holdAfterDraw(previous, event);
   if (view.state.replay) $("table-area").classList.add("replay");
   render();
@@ -101,6 +111,8 @@ document.addEventListener("table-state", async (e) => {
     setLastMove(end.cause || end.outcome);
     announce(end.text);
   }
+  // Focus stays on the table after a draw and when your turn comes (table/focus.js).
+  if ((fresh && event.kind === "draw") || (previous && !wasMyTurn && canChoose())) keepFocus();
 });
 
 document.addEventListener("table-message", (e) => {

@@ -75,3 +75,17 @@ def test_a_leaver_who_never_returns_is_played_by_the_computer_in_the_rematch(
     room, host, _, _ = left_and_rematched
     final = play_out(room.pk, {0: host})  # seat 1 never draws by hand
     assert final["match"]["over"] and final["seats"][1]["covered"]
+
+
+def test_in_the_rematch_the_leavers_covered_seat_is_told_as_left_before_until_they_return(
+    left_and_rematched,
+):
+    from games.engine.view import view_for
+
+    room, host, friend, _ = left_and_rematched
+    state = selectors.snapshot(room.pk)
+    seen = view_for(state, None)["seats"]
+    assert [s["left_before"] for s in seen] == [False, True, False]
+    # Back at the table: their own seat again, no longer "left".
+    state = services.connect(room_id=room.pk, actor=friend, channel_name="back.1")
+    assert view_for(state, None)["seats"][1]["left_before"] is False

@@ -9,7 +9,9 @@ import { strikes } from "./words.js";
 
 // Who plays a seat now: its name tag says this much.
 export function presenceNotes(seat) {
-  if (seat.left) return [L.left];
+  // A seat whose human left the previous match is still theirs in a rematch, covered
+  // until they come back: it reads as left, not as a short disconnection.
+  if (seat.left || seat.left_before) return [L.left];
   if (seat.covered) return [L.covered];
   if (seat.away) return [L.away];
   return [];

@@ -250,3 +250,7 @@ test("once the match is over a tag tells the match's result, not the last round'
   assert.equal(tags[2].ribbon, "lost the match");
   assert.equal(tags[0].ribbon, "won the match");
 });
+
+test("presenceNotes: a seat covered because its human left the previous match reads left, not covered", () => {
+  assert.deepEqual(presenceNotes(seat(0, { covered: true, left_before: true })), ["left: the computer plays"]);
+});
