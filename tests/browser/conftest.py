@@ -168,11 +168,19 @@ def hurry(page) -> None:
     cdp.send("Animation.setPlaybackRate", {"playbackRate": HURRY})
 
 
+#: What static/js/howto.js remembers once its dialog was seen on a device.
+SEEN_HOWTO = "try { localStorage.setItem('howto-seen', '1'); } catch (e) {}"
+
+
 @pytest.fixture
 def new_page(browser):
-    def make(*, hurried=False, **options):
+    def make(*, hurried=False, first_visit=False, **options):
         context = browser.new_context(**options)
         context.set_default_timeout(WAIT_MS)
+        if not first_visit:
+            # The first table's "how to play" (static/js/howto.js) was seen on this device
+            # before: only the tests of that first visit (first_visit=True) meet it.
+            context.add_init_script(SEEN_HOWTO)
         page = context.new_page()
         if hurried:
             hurry(page)
