@@ -75,3 +75,17 @@ def test_how_to_play_fits_the_screen_without_scrolling(site, new_page, locale, s
         assert step.bounding_box()["y"] + step.bounding_box()["height"] <= view["height"]
     os.makedirs(SCREENSHOTS, exist_ok=True)  # the screen as seen, not the whole page
     page.screenshot(path=os.path.join(SCREENSHOTS, f"howto-{locale}-{size}-{scheme}.png"))
+
+
+@matrix.parametrize("scheme")
+def test_the_open_how_to_play_on_a_first_table_has_no_serious_axe_violations(site, new_page, scheme):
+    from tests.browser.test_accessibility import serious
+
+    page = new_page(first_visit=True, viewport=matrix.SIZES["phone"], color_scheme=scheme)
+    new_game(page, site, players="2")
+    expect(page.get_by_role("dialog", name="How to play")).to_be_visible()
+    assert serious(page) == []
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    page.screenshot(path=os.path.join(SCREENSHOTS, f"howto-first-table-phone-{scheme}.png"))
+    page.keyboard.press("Escape")
+    page.screenshot(path=os.path.join(SCREENSHOTS, f"howto-table-after-phone-{scheme}.png"))
