@@ -51,3 +51,37 @@ function scrollersFocusable() {
 }
 scrollersFocusable();
 addEventListener("resize", scrollersFocusable);
+
+// The sound switches (the menu's, and the table's on a table page): one setting, remembered
+// on this device; on unless switched off. The table's sound (table/sound.js) reads it
+// before every cue and hears of a change by the "sound-setting" event.
+const SOUND_KEY = "oldmaid.sound";
+const soundSwitches = document.querySelectorAll("button[data-sound-switch]");
+
+function soundIsOn() {
+  try {
+    return localStorage.getItem(SOUND_KEY) !== "off";
+  } catch {
+    return true;
+  }
+}
+
+function showSound() {
+  const on = String(soundIsOn());
+  for (const button of soundSwitches) button.setAttribute("aria-pressed", on);
+}
+
+for (const button of soundSwitches) {
+  button.addEventListener("click", () => {
+    const on = !soundIsOn();
+    try {
+      localStorage.setItem(SOUND_KEY, on ? "on" : "off");
+    } catch {
+      return;
+    }
+    showSound();
+    document.dispatchEvent(new CustomEvent("sound-setting", { detail: { on } }));
+  });
+}
+showSound();
+addEventListener("storage", (e) => { if (e.key === SOUND_KEY) showSound(); });

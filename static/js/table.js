@@ -17,6 +17,7 @@
 //   table/placement.js  scene.js's geometry applied: everything placed, the camera's moves
 //   table/motion.js     cards travelling, your own draw's sequence, the giver's hand rising
 //   table/announce.js   the live announcements
+//   table/moment.js     the odd card's moment: "You drew the joker!", big on the table
 //   table/drag.js       the drag that turns the table
 //   table/mode.js       3D or flat
 //   table/telemetry.js  what the table reports
@@ -34,6 +35,7 @@ import { fill } from "./words.js";
 import { announce, describe } from "./table/announce.js";
 import { turnOnDrag } from "./table/drag.js";
 import { chooseMode } from "./table/mode.js";
+import { dismissMoment, momentText, showMoment } from "./table/moment.js";
 import { animateDraw, flightSource, liftPick, playHandSequence } from "./table/motion.js";
 import { $, L, reducedMotion, wait } from "./table/page.js";
 import { setLastMove, showSpectators } from "./table/panel.js";
@@ -80,20 +82,26 @@ document.addEventListener("table-state", async (e) => {
       animateDraw(event, from, mine);
       const text = describe(event);
       setLastMove(text);
+      // The odd card's moment, for the drawer and the giver only: said with the draw.
+      const said = [text, momentText(event)].filter(Boolean).join(" ");
       if (view.state.round && view.state.round.over) {
-        announce(`${text} ${$("result-odd").textContent} ${$("result-match").textContent}`);
+        announce(`${said} ${$("result-odd").textContent} ${$("result-match").textContent}`);
       } else {
-        announce(text);
+        announce(said);
       }
+      const moment = showMoment(event);
       if (handSeat !== null && !view.state.replay) {
         const sequence = playHandSequence(previous, event, from, handSeat);
         if (holding) {
-          await Promise.all([sequence, wait(reducedMotion ? 1400 : 600)]);
+          // One device: the curtain waits for the drawer's moment too.
+          await Promise.all([sequence, wait(reducedMotion ? 1400 : 600), moment]);
           view.hold = null;
+          dismissMoment();
           if (view.state) render();
         }
       } else if (holding) {
         view.hold = null;
+        dismissMoment();
         render();
       }
     } else if (event.kind === "seat_left") {

@@ -1,0 +1,205 @@
+"""In a real browser: the table's sound (static/js/table/sound.js), observed through the
+page's audio graph. An init script wraps the AudioContext and the start of every
+OscillatorNode and AudioBufferSourceNode, recording each node started (its kind, its
+pitch, the cue sound.js names on it, when) and each "table-state" the page receives, so
+the cues are matched to the events that played them: a draw's slide, a pair's taps, your
+turn's tones, a reaction's pop, the match's end; none before the page's first gesture,
+none while the page is hidden, none at all with the switch off, whose state survives a
+reload and is the menu's too."""
+
+from playwright.sync_api import expect
+
+from tests import matrix
+from tests.browser.conftest import (
+    TURN_MS,
+    in_language,
+    match_over,
+    needs_browser,
+    new_game,
+    play_with_mouse,
+    shot,
+)
+from tests.support import needs_services
+
+pytestmark = [needs_browser, needs_services]
+
+RECORDER = """(() => {
+  const log = window.__sound = { contexts: 0, nodes: [], states: [] };
+  const Base = window.AudioContext;
+  class Recorded extends Base {
+    constructor(...args) { super(...args); log.contexts += 1; }
+  }
+  window.AudioContext = Recorded;
+  window.webkitAudioContext = Recorded;
+  for (const [Kind, kind] of [[OscillatorNode, "oscillator"], [AudioBufferSourceNode, "buffer"]]) {
+    const start = Kind.prototype.start;
+    Kind.prototype.start = function (...args) {
+      log.nodes.push({
+        kind, cue: this.cue || "", at: performance.now(),
+        frequency: kind === "oscillator" ? this.frequency.value : null,
+      });
+      return start.apply(this, args);
+    };
+  }
+  document.addEventListener("table-state", (e) => {
+    const s = e.detail, ev = s.event;
+    log.states.push({
+      at: performance.now(), version: s.version, kind: ev ? ev.kind : null,
+      paired: Boolean(ev && ev.paired),
+      turn: Boolean(s.round && !s.round.over && s.acting !== null && (s.you || []).includes(s.acting)),
+      over: Boolean(s.match && s.match.over),
+    });
+  });
+})();"""
+
+NODES = "() => window.__sound.nodes.length"
+
+
+def sound_log(page):
+    return page.evaluate("() => window.__sound")
+
+
+def near(nodes, state, cue, ms=40):
+    """The nodes of ``cue`` started while the page took in ``state``."""
+    return [n for n in nodes if n["cue"] == cue and 0 <= n["at"] - state["at"] < ms]
+
+
+def at_table(new_page, site, size, locale="en-US"):
+    page = new_page(locale=locale, viewport=matrix.SIZES[size], hurried=True)
+    page.add_init_script(RECORDER)
+    new_game(page, site, players="3")
+    in_language(page, locale)
+    return page
+
+
+def gesture(page):
+    """The page's first user gesture: a key press, which chooses nothing at the table."""
+    page.keyboard.press("Shift")
+
+
+@matrix.parametrize("size")
+def test_each_event_plays_its_cue_on_the_audio_graph_and_the_switch_off_starts_no_node(site, new_page, size):
+    page = at_table(new_page, site, size)
+    page.wait_for_function("() => window.__sound.states.length > 0")
+    # Before the page's first gesture: no AudioContext, no node, whatever happens.
+    page.wait_for_timeout(1500)
+    log = sound_log(page)
+    assert log["contexts"] == 0 and log["nodes"] == [], log
+    switch = page.locator(".sound-switch-table")
+    expect(switch).to_have_attribute("aria-pressed", "true")  # on by default
+    expect(page.locator(".sound-switch-menu")).to_have_attribute("aria-pressed", "true")
+
+    gesture(page)
+    assert page.evaluate("() => window.__sound.contexts") == 1
+    # A reaction of your own comes back from the room: its pop.
+    page.locator("#react-button").click()
+    page.locator("#react-menu [data-reaction]").first.click()
+    page.wait_for_function("() => window.__sound.nodes.some(n => n.cue === 'reaction')", timeout=TURN_MS)
+    started = len(sound_log(page)["states"])
+    play_with_mouse(page)
+    page.wait_for_timeout(300)
+    log = sound_log(page)
+    states = log["states"][started:]
+    nodes = log["nodes"]
+    draws = [s for s in states if s["kind"] == "draw"]
+    assert draws, states
+    for draw in draws:
+        slide = near(nodes, draw, "slide")
+        assert slide and all(n["kind"] == "buffer" for n in slide), (draw, nodes)
+        if draw["paired"]:
+            pair = near(nodes, draw, "pair")
+            assert {n["kind"] for n in pair} == {"buffer", "oscillator"}, (draw, nodes)
+    assert any(d["paired"] for d in draws)
+    turns = [s for i, s in enumerate(states) if s["turn"] and i and not states[i - 1]["turn"]]
+    assert turns, states
+    for turn in turns:
+        tones = near(nodes, turn, "turn")
+        assert sorted(round(n["frequency"]) for n in tones) == [659, 988], (turn, nodes)
+    end = next(s for s in states if s["over"])
+    assert {n["cue"] for n in near(nodes, end, "win") + near(nodes, end, "lose") + near(nodes, end, "roundOver")}, (
+        end,
+        nodes,
+    )
+    assert not [n for n in nodes if not n["cue"]], "every node started is a cue's"
+
+    # Switched off on the table: the menu's switch says so too, and across a whole match
+    # (the deal, draws, pairs, your turns, its end) not one node starts.
+    switch.click()
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    expect(page.locator(".sound-switch-menu")).to_have_attribute("aria-pressed", "false")
+    shot(page, f"sound-off-{size}")
+    silent_from = page.evaluate(NODES)
+    page.locator("#result-actions button").click()  # a rematch
+    page.wait_for_function("() => document.getElementById('result').hidden", timeout=TURN_MS)
+    play_with_mouse(page)
+    page.wait_for_timeout(500)
+    log = sound_log(page)
+    assert len(log["states"]) > started + len(states) and any(s["kind"] == "draw" for s in log["states"][-5:])
+    assert page.evaluate(NODES) == silent_from, log["nodes"][silent_from:]
+
+    # The setting is remembered on this device: off after a reload, on both switches.
+    page.reload()
+    expect(page.locator("#status-line")).not_to_be_empty(timeout=TURN_MS)
+    expect(page.locator(".sound-switch-table")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator(".sound-switch-menu")).to_have_attribute("aria-pressed", "false")
+    gesture(page)
+    page.locator("#result-actions button").click()
+    page.wait_for_function("() => document.getElementById('result').hidden", timeout=TURN_MS)
+    page.wait_for_function("() => window.__sound.states.some(s => s.kind === 'match_started')", timeout=TURN_MS)
+    page.wait_for_timeout(300)
+    assert sound_log(page)["nodes"] == []
+    assert sound_log(page)["contexts"] == 0, "switched off, the page never makes an AudioContext"
+
+
+def test_no_cue_plays_while_the_page_is_hidden(site, new_page):
+    page = at_table(new_page, site, "laptop")
+    page.wait_for_function("() => window.__sound.states.length > 0")
+    gesture(page)
+    page.evaluate(
+        """() => {
+          Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+          Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+          document.dispatchEvent(new Event("visibilitychange"));
+        }"""
+    )
+    play_with_mouse(page)
+    page.wait_for_timeout(300)
+    log = sound_log(page)
+    assert any(s["kind"] == "draw" for s in log["states"]) and match_over(page)
+    assert log["nodes"] == [], log["nodes"]
+    # Back in view, the next event sounds again: the rematch's shuffle.
+    page.evaluate(
+        """() => {
+          delete document.hidden; delete document.visibilityState;
+          document.dispatchEvent(new Event("visibilitychange"));
+        }"""
+    )
+    page.locator("#result-actions button").click()
+    page.wait_for_function("() => window.__sound.nodes.some(n => n.cue === 'shuffle')", timeout=TURN_MS)
+
+
+@matrix.parametrize("locale", "size", "scheme")
+def test_the_sound_switch_looks_right_on_the_table_and_in_the_menu(site, new_page, locale, size, scheme):
+    page = new_page(locale=locale, viewport=matrix.SIZES[size], color_scheme=scheme)
+    new_game(page, site, players="3")
+    in_language(page, locale)
+    switch = page.locator(".sound-switch-table")
+    expect(switch).to_be_visible()
+    box = switch.bounding_box()
+    assert box["width"] >= 40 and box["height"] >= 40, box  # a target big enough to tap
+    view_switch = page.locator(".view-switch").bounding_box()
+    assert box["y"] >= view_switch["y"] + view_switch["height"], (box, view_switch)  # below it
+    switch.focus()
+    page.keyboard.press("Enter")
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    shot(page, f"sound-switch-table-{locale}-{size}-{scheme}")
+    if size == "phone":
+        page.locator(".menu-button").click()
+    menu = page.locator(".sound-switch-menu")
+    expect(menu).to_be_visible()
+    expect(menu).to_have_attribute("aria-pressed", "false")
+    page.keyboard.press("Escape") if size != "phone" else None
+    menu.click()
+    expect(menu).to_have_attribute("aria-pressed", "true")
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    shot(page, f"sound-switch-menu-{locale}-{size}-{scheme}")
