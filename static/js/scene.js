@@ -80,6 +80,8 @@ export function layoutTable({ W, H, n, near, handCount, pickCount, reserve = 0, 
   const pickMax = clamp(Math.min(TW / 5, TD / 6), 44, 84);
   const pcw = Math.min(pickMax, (TW * 0.94 - gap * (perRow - 1)) / perRow);
   const pick = { cw: pcw, ch: pcw * CARD_RATIO, rows, perRow, gap, count: pickCount };
+  pick.step = pcw + gap; // from one card to the next in its row (less: they overlap)
+  pick.rowStep = pick.ch + gap; // from one row to the next
   pick.w = perRow * pcw + (perRow - 1) * gap;
   pick.h = rows * pick.ch + (rows - 1) * gap;
   pick.x = 0;
@@ -187,25 +189,71 @@ export function settlePick(g, project) {
   pile.y = clamp((pile.far + pickTop) / 2, -g.TD * 0.28, g.TD * 0.05);
 }
 
-/** Makes the giver's hand smaller until, on screen, it hides none of ``others(g)`` (the
- * corners, in table units, of the other seats' hands and of the pile, which settlePick
- * places again each time): two rows of big cards would cover the far hands and the pile. */
+/** Lays the giver's hand out again, ``cw`` wide cards in ``rows`` rows, each card ``step``
+ * after the one before it in its row and each row ``rowStep`` below the one before. */
+function shapePick(pick, cw, rows, step, rowStep) {
+  const ch = cw * CARD_RATIO;
+  const perRow = Math.max(1, Math.ceil(pick.count / rows));
+  Object.assign(pick, { cw, ch, rows, perRow, step, rowStep });
+  pick.w = cw + (perRow - 1) * step;
+  pick.h = ch + (rows - 1) * rowStep;
+  pick.reserveRows = rows;
+  pick.reserveH = pick.h;
+}
+
+/** Makes the giver's hand take less room until, on screen, it hides none of ``others(g)``
+ * (the corners, in table units, of the other seats' hands and of the pile, which
+ * settlePick places again each time): two rows of big cards would cover the far hands and
+ * the pile. Its cards overlap more first (one row, or rows that overlap too), and only then
+ * get smaller, never below ``minCw`` (the cards at the seats; a fingertip on a phone). */
 export function clearPick(g, project, others, minCw = 30) {
   const { pick } = g;
+  if (!pick.count) return;
   const m = 4; // a little air between them
-  const overlaps = (a, b) => a.x0 < b.x1 + m && a.x1 > b.x0 - m && a.y0 < b.y1 + m && a.y1 > b.y0 - m;
-  for (let i = 0; i < 20 && pick.count && pick.cw > minCw; i++) {
-    const box = bbox(standingCorners(pick, pick.w, pick.h).map(project));
-    if (!others(g).some((corners) => overlaps(box, bbox(corners.map(project))))) return;
-    const cw = Math.max(minCw, pick.cw * 0.92);
-    const bottom = pick.y;
-    Object.assign(pick, { cw, ch: cw * CARD_RATIO });
-    pick.w = pick.perRow * cw + (pick.perRow - 1) * pick.gap;
-    pick.h = pick.rows * pick.ch + (pick.rows - 1) * pick.gap;
-    pick.reserveH = pick.reserveRows * pick.ch + (pick.reserveRows - 1) * pick.gap;
-    pick.y = bottom;
-    settlePick(g, project);
+  // How much of the others it hides (0: none), as boxes on screen.
+  const hidden = () => {
+    const a = bbox(standingCorners(pick, pick.w, pick.h).map(project));
+    let total = 0;
+    for (const corners of others(g)) {
+      const b = bbox(corners.map(project));
+      const x = Math.min(a.x1, b.x1 + m) - Math.max(a.x0, b.x0 - m);
+      const y = Math.min(a.y1, b.y1 + m) - Math.max(a.y0, b.y0 - m);
+      if (x > 0 && y > 0) total += x * y;
+    }
+    return total;
+  };
+  pick.step ??= pick.cw + pick.gap;
+  pick.rowStep ??= pick.ch + pick.gap;
+  if (pick.cw >= minCw && !hidden()) return;
+  const bottom = pick.y;
+  const maxW = g.TW * 0.94;
+  let best = null;
+  // From the biggest cards down: the fewest rows, the cards overlapping more and more (each
+  // still shows over half of itself, to be read and picked), the rows overlapping too.
+  for (let cw = Math.max(pick.cw, minCw); ; cw = Math.max(minCw, cw * 0.92)) {
+    const ch = cw * CARD_RATIO;
+    for (let rows = 1; rows <= 3; rows++) {
+      const perRow = Math.ceil(pick.count / rows);
+      const widest = perRow > 1 ? Math.min(cw + pick.gap, (maxW - cw) / (perRow - 1)) : 0;
+      if (perRow > 1 && widest < cw * 0.55) continue;
+      const steps = perRow > 1 ? [widest, Math.min(widest, cw * 0.75), cw * 0.55] : [0];
+      for (const step of steps) {
+        for (const rowStep of rows > 1 ? [ch + pick.gap, ch * 0.8, ch * 0.62] : [0]) {
+          shapePick(pick, cw, rows, step, rowStep);
+          pick.y = bottom;
+          settlePick(g, project);
+          const area = hidden();
+          if (!area) return;
+          if (!best || area < best.area) best = { area, shape: [cw, rows, step, rowStep] };
+        }
+      }
+    }
+    if (cw <= minCw) break;
   }
+  // Nothing clears everything: the shape that hides least of them.
+  shapePick(pick, ...best.shape);
+  pick.y = bottom;
+  settlePick(g, project);
 }
 
 /** The 2D scale and shift that fit the table and your hand into the stage. */

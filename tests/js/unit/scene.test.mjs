@@ -308,7 +308,35 @@ test("clearPick shrinks the giver's hand until it hides none of the others (or r
     });
     assert.ok(g.pick.cw <= before);
     assert.ok(!hidden || g.pick.cw <= 30 + EPS, `${W}x${H}: the giver's hand still hides a hand`);
-    assert.ok(Math.abs(g.pick.w - (g.pick.perRow * g.pick.cw + (g.pick.perRow - 1) * g.pick.gap)) < EPS, "its width follows its cards");
+    assert.ok(Math.abs(g.pick.w - (g.pick.cw + (g.pick.perRow - 1) * g.pick.step)) < EPS, "its width follows its cards");
+  }
+});
+
+// The stages the browser gives the table at the matrix's sizes: a laptop's 1366x768 (beside
+// the panel, under the header) and a phone's 360x740.
+const TABLE_STAGES = [[1040, 580], [348, 560]];
+
+test("from eight cards the giver's hand overlaps its cards rather than shrink below the seats' cards (or a fingertip)", () => {
+  for (const [W, H] of TABLE_STAGES) {
+    for (let n = 2; n <= 8; n++) {
+      for (const count of [8, 10, 13]) {
+        const { g, project, f } = scene({ W, H, n, handCount: 8, pickCount: count });
+        const seatCw = Math.max(...Object.values(g.seats).map((spot) => spot.cw));
+        // The other seats' hands (the giver's is lifted out) and the pile, as placement.js has them.
+        const others = (geo) => [
+          ...Object.entries(geo.seats).filter(([s]) => s !== "1").map(([, spot]) => fanOf(spot, 7)),
+          lying({ x: geo.pile.x + geo.pile.cw * 0.3, y: geo.pile.y, w: geo.pile.cw * 2.7, h: geo.pile.ch * 1.4, rot: 0 }),
+        ];
+        clearPick(g, project, others, Math.max(seatCw, 46 / f.s));
+        const p = g.pick;
+        const what = `${W}x${H}, ${n} seats, ${count} cards`;
+        assert.ok(p.cw >= seatCw - EPS, `${what}: the giver's cards (${p.cw}) smaller than the seats' (${seatCw})`);
+        assert.ok(p.cw * f.s >= 44, `${what}: the giver's cards ${p.cw * f.s} px wide on screen`);
+        assert.ok(p.rows * p.perRow >= count, `${what}: room for every card`);
+        assert.ok(p.perRow < 2 || p.step >= p.cw * 0.55 - EPS, `${what}: a card shows less than half of itself`);
+        assert.ok(p.w <= g.TW * 0.94 + EPS, `${what}: wider than the table`);
+      }
+    }
   }
 });
 
