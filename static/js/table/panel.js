@@ -7,7 +7,7 @@ import { counted, fill, seatWhat } from "../words.js";
 import { action, send } from "./actions.js";
 import { $, colours, L, letters } from "./page.js";
 import { place } from "./placement.js";
-import { presenceNotes, strikeMarks } from "./tags.js";
+import { computerStandsIn, presenceNotes, strikeMarks } from "./tags.js";
 import { curtainNeeded, drawing, isMyTurn, oddCard, view } from "./view.js";
 import { nameCard, seatName, strikes } from "./words.js";
 
@@ -28,18 +28,17 @@ export function renderStatus() {
     text = end.text;
   } else if (r.over) {
     text = fill(L.roundOver, { n: r.number });
+  } else if (view.offline) {
+    text = L.reconnecting; // nothing can be chosen until the socket is back (table/connection.js)
   } else if (isMyTurn()) {
     text = counted("yourTurn", { giver: seatName(r.giver), n: view.state.seats[r.giver].count });
   } else {
     const drawer = view.state.seats[r.drawer];
-    // "The computer is drawing for Ann" only for a person's seat the computer covers: a
-    // computer seat draws for itself, like anyone.
-    const standIn = drawer.played_by_computer && drawer.kind !== "computer";
-    text = fill(standIn ? L.computerTurn : L.theirTurn, { drawer: seatName(r.drawer), giver: seatName(r.giver) });
+    text = fill(computerStandsIn(drawer) ? L.computerTurn : L.theirTurn, { drawer: seatName(r.drawer), giver: seatName(r.giver) });
   }
   const line = $("status-line");
   line.textContent = text;
-  line.classList.toggle("mine", isMyTurn());
+  line.classList.toggle("mine", isMyTurn() && !view.offline);
 }
 
 export function renderPanel() {
@@ -247,7 +246,8 @@ export function renderCurtain() {
   const needed = curtainNeeded();
   curtain.hidden = !needed;
   if (!needed) return;
-  const who = colours[view.state.acting];
+  // The name the player typed in; the seat's colour only for a seat without one.
+  const who = seatName(view.state.acting) || colours[view.state.acting];
   $("curtain-badge").textContent = letters[view.state.acting];
   $("curtain-badge").className = `badge ${view.state.seats[view.state.acting].colour}`;
   $("curtain-text").textContent = fill(L.curtain, { seat: who });
@@ -257,6 +257,13 @@ export function renderCurtain() {
 export function setLastMove(text) {
   const el = $("last-move");
   if (el) el.textContent = text;
+  // The same words on the table itself, visible at every size (on a phone the panel is
+  // below the table); aria-hidden there, as the announcer has already said them.
+  const line = $("table-line");
+  if (line) {
+    line.textContent = text;
+    line.hidden = !text;
+  }
 }
 
 export function showSpectators(count) {

@@ -7,6 +7,12 @@ import { $, L, letters } from "./page.js";
 import { nearSeat, oddCard, view } from "./view.js";
 import { strikes } from "./words.js";
 
+/** Whether the computer stands in for a person at ``seat`` (covered, left): "The computer
+ * is drawing for Ann". A computer's own seat draws for itself, like anyone's. */
+export function computerStandsIn(seat) {
+  return Boolean(seat.played_by_computer) && seat.kind !== "computer";
+}
+
 // Who plays a seat now: its name tag says this much.
 export function presenceNotes(seat) {
   // A seat whose human left the previous match is still theirs in a rematch, covered

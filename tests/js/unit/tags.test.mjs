@@ -62,7 +62,7 @@ globalThis.document = {
 };
 globalThis.window = { matchMedia: () => ({ matches: false }) };
 
-const { presenceNotes, renderTags, strikeMarks } = await import("../../../static/js/table/tags.js");
+const { computerStandsIn, presenceNotes, renderTags, strikeMarks } = await import("../../../static/js/table/tags.js");
 const { view } = await import("../../../static/js/table/view.js");
 
 function seat(index, extra = {}) {
@@ -253,4 +253,10 @@ test("once the match is over a tag tells the match's result, not the last round'
 
 test("presenceNotes: a seat covered because its human left the previous match reads left, not covered", () => {
   assert.deepEqual(presenceNotes(seat(0, { covered: true, left_before: true })), ["left: the computer plays"]);
+});
+
+test("computerStandsIn: only for a person's seat the computer plays, never for a computer's own seat", () => {
+  assert.equal(computerStandsIn(seat(1)), false, "a computer seat draws for itself");
+  assert.equal(computerStandsIn(seat(0, { covered: true, played_by_computer: true })), true);
+  assert.equal(computerStandsIn(seat(0)), false);
 });
