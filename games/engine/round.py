@@ -39,6 +39,10 @@ class DrawResult:
     next_giver: int | None
     next_drawer: int | None
     over: bool
+    #: The card was the giver's known odd card (``RoundState.known_odd_card``) before the
+    #: draw: the joker, the Black Peter, Old Maid's last queen; never in Jiji-nuki. Both
+    #: the giver and the drawer can know it; the engine's callers decide who is told.
+    odd: bool = False
 
     @property
     def discarded(self) -> tuple[str, ...]:
@@ -56,6 +60,7 @@ class DrawResult:
             "next_giver": self.next_giver,
             "next_drawer": self.next_drawer,
             "over": self.over,
+            "odd": self.odd,
         }
 
 
@@ -270,6 +275,7 @@ class RoundState:
                 f"choose 0 to {len(giver_hand) - 1}"
             )
 
+        odd = self.known_odd_card(giver) == giver_hand[position]
         card = giver_hand.pop(position)
         drawer_hand = self.hands[drawer]
         key = self._key(card)
@@ -296,6 +302,7 @@ class RoundState:
             next_giver=self.giver,
             next_drawer=self.drawer,
             over=self.over,
+            odd=odd,
         )
 
     # -- hand order (no effect on the rules) ----------------------------------------------

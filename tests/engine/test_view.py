@@ -316,3 +316,107 @@ def test_the_view_tells_a_player_the_seats_they_left_and_nobody_else():
     assert view["you"] == [] and view["you_left"] == [0]
     assert view_for(state(seats=seats), BOB)["you_left"] == []
     assert view_for(state(seats=seats), SPECTATOR)["you_left"] == []
+
+
+# -- the odd card's moment: "odd" only for the two hands it moved between ----------------
+
+ODD = {**DRAW, "card": "JK", "odd": True, "hand_after": ["AS", "JK", "7D", "JK"]}
+
+
+@pytest.mark.parametrize(
+    ("name", "st", "viewer", "odd"),
+    [
+        ("the drawer", state(event=ODD), ANN, True),
+        ("the giver", state(event=ODD), CAT, True),
+        ("a third seat", state(event=ODD), BOB, False),
+        ("a spectator", state(event=ODD), SPECTATOR, False),
+        ("the drawer, the round over", state(over=True, event=ODD), ANN, True),
+        ("a third seat, the round over", state(over=True, event=ODD), BOB, False),
+        ("a spectator, the round over", state(over=True, event=ODD), SPECTATOR, False),
+        ("the drawer of another card", state(event=DRAW), ANN, False),
+        ("the giver of another card", state(event=DRAW), CAT, False),
+        (
+            "same device, the giver's hand shown (two players: the giver draws next)",
+            state(
+                mode="same_device",
+                seats=[seat(i, user_id=1) for i in range(3)],
+                event=ODD,
+                drawer=2,
+                giver=0,
+            ),
+            ANN,
+            True,
+        ),
+        (
+            "same device, a third seat's hand shown",
+            state(
+                mode="same_device",
+                seats=[seat(i, user_id=1) for i in range(3)],
+                event=ODD,
+                drawer=1,
+                giver=0,
+            ),
+            ANN,
+            False,
+        ),
+        (
+            "a seat given to someone else",
+            state(seats=[seat(0, user_id=9), seat(1, user_id=2), seat(2, guest="g")], event=ODD),
+            ANN,
+            False,
+        ),
+    ],
+)
+def test_the_odd_card_is_told_only_to_the_drawer_and_the_giver(name, st, viewer, odd):
+    event = view_for(st, viewer)["event"]
+    if odd:
+        assert event["odd"] is True, name
+        assert event["card"] == "JK", name
+    else:
+        assert "odd" not in event, name  # absent, never false: its absence tells nothing
+
+
+def _events_of_whole_rounds(variant: str, seed: int):
+    """Every draw of a whole three-seat round of ``variant``, as play.py records it."""
+    import random
+
+    from games.engine import RoundState
+
+    rng = random.Random(seed)
+    rs = RoundState.deal(variant, 3, 0, rng)
+    while not rs.over:
+        known = rs.known_odd_card(rs.giver)
+        result = rs.draw(rng.randrange(rs.count(rs.giver)))
+        yield known, {"kind": "draw", **result.as_dict(), "by_computer": False}
+
+
+@pytest.mark.parametrize("variant", ["babanuki", "jijinuki", "old_maid", "schwarzer_peter"])
+def test_whole_rounds_tell_the_odd_card_to_its_two_hands_and_never_in_jijinuki(variant):
+    from games.engine.view import redact_event
+
+    odd_draws = 0
+    for seed in range(40):
+        for known, event in _events_of_whole_rounds(variant, seed):
+            assert event["odd"] == (event["card"] == known)
+            if variant == "jijinuki":
+                assert not event["odd"]
+            elif variant == "babanuki":
+                assert event["odd"] == (event["card"] == "JK")
+            elif variant == "schwarzer_peter":
+                assert event["odd"] == (event["card"] == "JC")
+            elif event["odd"]:  # Old Maid: a queen, and the other queens all face up
+                assert event["card"].startswith("Q")
+            odd_draws += event["odd"]
+            drawer, giver = event["drawer"], event["giver"]
+            third = {0, 1, 2} - {drawer, giver}
+            over = event["over"]
+            for visible in ({drawer}, {giver}):
+                seen = redact_event(event, visible, over)
+                assert seen.get("odd", False) == event["odd"]
+                assert seen["card"] == event["card"]
+            for visible in (third, set()):
+                assert "odd" not in redact_event(event, visible, over)
+    if variant == "jijinuki":
+        assert odd_draws == 0
+    else:
+        assert odd_draws > 20

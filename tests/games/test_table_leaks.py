@@ -1,7 +1,8 @@
 """No message ever shows a seat (or a spectator, or a bot on its token socket) the face of
-a card in another seat's hand, over complete games of every variant. The truth comes
-from replaying each round from its stored rows, which also proves a round replays
-exactly."""
+a card in another seat's hand, over complete games of every variant; nor tells anyone
+but the drawer and the giver that a draw moved the odd card (the event's ``odd``), and
+those two always. The truth comes from replaying each round from its stored rows, which
+also proves a round replays exactly."""
 
 import json
 import random
@@ -18,12 +19,16 @@ from tests.rooms import signed_in, waiting_table
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def replay(rnd: Round, room) -> dict[int, list[list[str]]]:
-    """Hands after each draw number (0: after the deal), replayed from the rows."""
+def replay(rnd: Round, room) -> tuple[dict[int, list[list[str]]], set[int]]:
+    """Hands after each draw number (0: after the deal), replayed from the rows; and the
+    numbers of the draws that moved the giver's known odd card."""
     state = RoundState.from_hands(room.variant, rnd.dealt, rnd.dealer, room.options)
     hands = {0: [list(h) for h in state.hands]}
+    odd = set()
     for row in rnd.draws.all():
         assert (state.drawer, state.giver) == (row.drawer, row.giver)
+        if state.known_odd_card(row.giver) == state.hands[row.giver][row.position]:
+            odd.add(row.number)
         result = state.draw(row.position)
         assert result.card == row.card
         assert (result.paired_with or "") == row.paired_with
@@ -33,14 +38,16 @@ def replay(rnd: Round, room) -> dict[int, list[list[str]]]:
     assert state.to_dict()["hands"] == rnd.state["hands"]
     assert state.finish_order == rnd.state["finish_order"]
     assert state.ranking == (rnd.ranking or [])
-    return hands
+    return hands, odd
 
 
 def truth(room):
     rounds = list(Round.objects.filter(match__room=room).select_related("match"))
-    hands = {(r.match.number, r.number): replay(r, room) for r in rounds}
+    replayed = {(r.match.number, r.number): replay(r, room) for r in rounds}
+    hands = {key: hands for key, (hands, _) in replayed.items()}
+    odd = {key: odd for key, (_, odd) in replayed.items()}
     seeds = {(r.match.number, r.number): r.seed for r in rounds}
-    return hands, seeds
+    return hands, odd, seeds
 
 
 def seat_owners(room, sockets) -> dict:
@@ -89,20 +96,34 @@ async def test_no_message_reveals_a_hidden_face(variant, rules):
     await play_to_match_end(*players, rng=random.Random(variant))
     await spectator.until(match_over)
 
-    hands_at, seeds = await database_sync_to_async(truth)(room)
+    hands_at, odd_at, seeds = await database_sync_to_async(truth)(room)
     owners = await database_sync_to_async(seat_owners)(room, [*players, spectator])
     checked = 0
+    odd_told = 0
     for socket in [*players, spectator]:
         # Who holds which seat comes from the database, not from the message checked.
         mine = owners[socket]
         for message in socket.messages:
-            if message["type"] != "state" or not message["round"] or message["round"]["over"]:
+            if message["type"] != "state" or not message["round"]:
+                continue
+            event = message["event"]
+            if event and event.get("kind") == "draw":
+                # The odd card's moment: the drawer's and the giver's alone, even once the
+                # round is over; the key is absent, never false, for everyone else.
+                key = (message["match"]["number"], message["round"]["number"])
+                party = bool({event["drawer"], event["giver"]} & mine)
+                odd = party and event["number"] in odd_at[key]
+                assert event.get("odd", "absent") == (True if odd else "absent"), (
+                    socket.actor,
+                    message,
+                )
+                odd_told += odd
+            if message["round"]["over"]:
                 continue
             assert set(message["you"]) == mine
             key = (message["match"]["number"], message["round"]["number"])
             hands = hands_at[key][message["round"]["draws"]]
             allowed = {c for s in mine for c in hands[s]}
-            event = message["event"]
             if event and event.get("kind") == "draw" and {event["drawer"], event["giver"]} & mine:
                 allowed.add(event["card"])
             hidden = {c for s, h in enumerate(hands) if s not in mine for c in h} - allowed
@@ -113,3 +134,5 @@ async def test_no_message_reveals_a_hidden_face(variant, rules):
             assert seeds[key] not in text and message["round"]["dealt"] is None
             checked += 1
     assert checked > 20
+    if variant == "jijinuki":
+        assert odd_told == 0  # its odd card is nobody's to know until the end

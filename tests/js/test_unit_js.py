@@ -7,7 +7,8 @@ separate() leaving name tags apart); view.js's questions (the near seat, whose h
 face up, your turn, the odd card, the same device's curtain and hold) on states shaped
 as the server sends them; the words (fill, seat names, counted words by plural rules,
 card names per variant and language, a pair, strikes); and the name tags (presence
-notes, cards, score or strike marks, places, the odd card's holder). This runs them, so
+notes, cards, score or strike marks, places, the odd card's holder); and the odd card's
+moment (whose it is on this page, its words per variant). This runs them, so
 `make test` does, and fails with node's report when one of them fails."""
 
 import re
