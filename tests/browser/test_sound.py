@@ -46,6 +46,8 @@ RECORDER = """(() => {
     log.states.push({
       at: performance.now(), version: s.version, kind: ev ? ev.kind : null,
       paired: Boolean(ev && ev.paired),
+      odd: Boolean(ev && ev.odd), drawer: ev ? ev.drawer : null, giver: ev ? ev.giver : null,
+      you: s.you || [],
       turn: Boolean(s.round && !s.round.over && s.acting !== null
         && (s.you || []).includes(s.acting)),
       over: Boolean(s.match && s.match.over),
@@ -67,6 +69,11 @@ def near(log, state, cue):
     later = [s["at"] for s in log["states"] if s["at"] > state["at"]]
     until = min(later, default=float("inf"))
     return [n for n in log["nodes"] if n["cue"] == cue and state["at"] <= n["at"] < until]
+
+
+def hz(node):
+    """A tone's pitch to the nearest hertz (half up)."""
+    return int(node["frequency"] + 0.5)
 
 
 def near_any(log, state):
@@ -133,7 +140,7 @@ def test_each_event_plays_its_cue_on_the_audio_graph_and_the_switch_off_starts_n
     assert turns, states
     for turn in turns:
         tones = near(log, turn, "turn")
-        assert sorted(round(n["frequency"]) for n in tones) == [659, 988], (turn, nodes)
+        assert sorted(hz(n) for n in tones) == [659, 988], (turn, nodes)
     end = next(s for s in states if s["over"])
     ends = near(log, end, "win") + near(log, end, "lose") + near(log, end, "roundOver")
     assert ends, (end, nodes)
@@ -168,6 +175,40 @@ def test_each_event_plays_its_cue_on_the_audio_graph_and_the_switch_off_starts_n
     page.wait_for_timeout(300)
     assert sound_log(page)["nodes"] == []
     assert sound_log(page)["contexts"] == 0, "switched off, the page never makes an AudioContext"
+
+
+def test_the_odd_card_arriving_and_leaving_plays_its_own_motif(site, new_page):
+    """Two seats, you and the computer: every move of the joker is between your hand and
+    its, so the server marks it ``odd`` for you, as the drawer or as the giver."""
+    page = new_page(viewport=matrix.SIZES["laptop"], hurried=True)
+    page.add_init_script(RECORDER)
+    new_game(page, site, players="2")
+    page.wait_for_function("() => window.__sound.states.length > 0")
+    gesture(page)
+    for _ in range(8):  # matches, until the joker has come to you and left you
+        play_with_mouse(page)
+        odd = [s for s in sound_log(page)["states"] if s["odd"]]
+        if {s["drawer"] in s["you"] for s in odd} == {True, False}:
+            break
+        page.locator("#result-actions button").click()
+        page.wait_for_function("() => document.getElementById('result').hidden", timeout=TURN_MS)
+    log = sound_log(page)
+    odd = [s for s in log["states"] if s["odd"]]
+    assert {s["drawer"] in s["you"] for s in odd} == {True, False}, "in eight matches"
+    for state in odd:
+        arrive, leave = near(log, state, "oddArrive"), near(log, state, "oddLeave")
+        if state["drawer"] in state["you"]:
+            # E5, E flat, D, then a wobbling D flat (with its vibrato's oscillator).
+            pitches = sorted(hz(n) for n in arrive if n["frequency"] > 100)
+            assert pitches == [554, 587, 622, 659] and not leave, (state, log["nodes"])
+        else:
+            assert state["giver"] in state["you"]
+            pitches = sorted(hz(n) for n in leave if n["kind"] == "oscillator")
+            assert pitches == [523, 784, 1047] and not arrive, (state, log["nodes"])
+    # Any other draw is only a slide (and a pair's taps).
+    for state in log["states"]:
+        if state["kind"] == "draw" and not state["odd"]:
+            assert not near(log, state, "oddArrive") + near(log, state, "oddLeave")
 
 
 def test_no_cue_plays_while_the_page_is_hidden(site, new_page):
