@@ -85,11 +85,44 @@ function showBubbles() {
     if (stage && bubble.getBoundingClientRect().top < stage.getBoundingClientRect().top + 2) {
       bubble.classList.add("below");
     }
+    keepInSight(tag, bubble);
   }
 }
 
+/** A tag near the side of the table (a left-hand seat on a phone) moves its bubble along
+ * until the whole bubble is inside the table and the screen; its tail still points at the
+ * tag. Measured without the bubble's own motion (it grows in from 60%). */
+function keepInSight(tag, bubble) {
+  const room = bubble.closest(".stage, .table-wrap");
+  const bounds = room ? room.getBoundingClientRect() : { left: 0, right: innerWidth };
+  const left = Math.max(0, bounds.left) + 4;
+  const right = Math.min(innerWidth, bounds.right) - 4;
+  const t = tag.getBoundingClientRect();
+  const half = bubble.offsetWidth / 2;
+  const centre = t.left + t.width / 2;
+  let shift = 0;
+  if (centre - half < left) shift = left - (centre - half);
+  else if (centre + half > right) shift = right - (centre + half);
+  bubble.style.translate = `calc(-50% + ${shift}px) 0`;
+  bubble.style.setProperty("--tail", `${-shift}px`);
+}
+
+/** Every bubble goes (a round's end: the faces were for the draws, and the result and the
+ * view switch need the room). */
+function clearBubbles() {
+  for (const { timer } of bubbles.values()) clearTimeout(timer);
+  bubbles.clear();
+  for (const el of document.querySelectorAll(".reaction-bubble")) el.remove();
+}
+
+/** Whether the round (or the match) is over: the result shows. */
+const isOver = (s) => Boolean(s && ((s.round && s.round.over) || (s.match && s.match.over)));
+
 function receive(seat, key) {
   if (muted() || !reactions[key]) return;
+  // Over the result of a round no computer's face bubbles up (the faces are tells about
+  // its cards; the words are still said below); a person's reaction still does.
+  const face = isOver(state) && state.seats && state.seats[seat] && state.seats[seat].kind === "computer";
   const old = bubbles.get(seat);
   if (old) clearTimeout(old.timer);
   for (const el of document.querySelectorAll(`[data-tag-seat="${seat}"] .reaction-bubble`)) el.remove();
@@ -97,8 +130,10 @@ function receive(seat, key) {
     bubbles.delete(seat);
     for (const el of document.querySelectorAll(`[data-tag-seat="${seat}"] .reaction-bubble`)) el.remove();
   }, SHOWN_MS);
-  bubbles.set(seat, { key, timer });
-  showBubbles();
+  if (!face) {
+    bubbles.set(seat, { key, timer });
+    showBubbles();
+  }
   $("together-live").textContent = fill(box.dataset.said, { seat: colours[seat], reaction: reactions[key].text });
 }
 
@@ -125,15 +160,13 @@ if (box) {
     mute.checked = localStorage.getItem(STORAGE_KEY) === "on";
     mute.addEventListener("change", () => {
       localStorage.setItem(STORAGE_KEY, mute.checked ? "on" : "off");
-      if (mute.checked) {
-        for (const { timer } of bubbles.values()) clearTimeout(timer);
-        bubbles.clear();
-        for (const el of document.querySelectorAll(".reaction-bubble")) el.remove();
-      }
+      if (mute.checked) clearBubbles();
     });
   }
   document.addEventListener("table-state", (e) => {
+    const wasOver = isOver(state);
     state = e.detail;
+    if (isOver(state) && !wasOver) clearBubbles();
     // Seated players react; spectators (and a replay) only see reactions.
     box.hidden = !(state.you && state.you.length) || Boolean(state.replay);
     if (box.hidden) openMenu(false);

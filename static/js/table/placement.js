@@ -33,8 +33,12 @@ export function place() {
   const D = view.flat ? Infinity : Math.max(view.geo.TW, view.geo.TD) * 1.8;
   const project = projector({ tilt: view.camera.tilt, spin: view.camera.spin, D });
   settlePick(view.geo, project);
-  if (pick.children.length) clearPick(view.geo, project, pickObstacles);
   if (!view.dragging) view.viewFit = fit(view.geo, project, W, H);
+  if (pick.children.length) {
+    // Never smaller than the cards at the seats, nor than a fingertip on the screen.
+    const seatCw = Math.max(0, ...Object.values(view.geo.seats).map((spot) => spot.cw));
+    clearPick(view.geo, project, pickObstacles, Math.max(seatCw, 46 / (view.viewFit.s || 1)));
+  }
   const { s, tx, ty } = view.viewFit;
   const viewEl = $("view");
   viewEl.style.perspective = view.flat ? "none" : `${D}px`;
@@ -65,10 +69,10 @@ export function place() {
     const row = Math.floor(i / p.perRow);
     const col = i % p.perRow;
     const inRow = Math.min(p.perRow, p.count - row * p.perRow);
-    const offset = ((p.perRow - inRow) * (p.cw + p.gap)) / 2;
+    const offset = ((p.perRow - inRow) * p.step) / 2;
     card.style.width = `${p.cw}px`;
-    card.style.left = `${offset + col * (p.cw + p.gap)}px`;
-    card.style.top = `${row * (p.ch + p.gap)}px`;
+    card.style.left = `${offset + col * p.step}px`;
+    card.style.top = `${row * p.rowStep}px`;
   });
 
   // Every other hand at its seat.
@@ -123,8 +127,19 @@ export function place() {
   const aside = $("set-aside");
   const acw = Math.max(pl.cw * 1.5, 54 / (view.viewFit.s || 1));
   aside.style.setProperty("--cw", `${acw}px`);
-  // Between the pile and your seat: nothing else lies there once the round is over.
-  view.asideBox = { x: pl.x, y: pl.y + pl.ch / 2 + (acw * 1.4) / 2 + 10, w: acw, h: acw * 1.4, rot: 0 };
+  // Beside the pile, clear of its scattered pairs (turned and tossed, they reach about 0.9
+  // of a card right of its middle and 1.3 left): whole, its corner index in sight. On the
+  // side where no hand lies (the odd card shows large at its holder's place), else below.
+  const ah = acw * 1.4;
+  const places = [
+    { x: pl.x + pl.cw * 0.95 + 16 + acw / 2, y: pl.y },
+    { x: pl.x - pl.cw * 1.35 - 16 - acw / 2, y: pl.y },
+    { x: pl.x, y: pl.y + pl.ch * 0.7 + pl.cw * 0.3 + 16 + ah / 2 },
+  ];
+  const free = (q) => Object.values(view.fanBoxes).every((f) => !f.cards
+    || Math.abs(f.x - q.x) * 2 >= f.w + acw + 8 || Math.abs(f.y - q.y) * 2 >= f.h + ah + 8);
+  const spot = places.find(free) || places[0];
+  view.asideBox = { x: spot.x, y: spot.y, w: acw, h: ah, rot: 0 };
   aside.style.transform = t3(view.asideBox.x - acw / 2, view.asideBox.y - (acw * 1.4) / 2, 2);
 
   placeTags(project, W, H);
@@ -197,11 +212,16 @@ function placeTags(project, W, H) {
   const compact = view.state.seats.length >= 5 && W < 480;
   layer.classList.toggle("compact", compact);
   for (const info of layer.querySelectorAll(".seat-tag .info")) info.classList.toggle("visually-hidden", compact);
+  // At a round's end there it keeps to the badge and the place: each one rests by its seat
+  // (the names are in the result's standings just above).
+  const ended = compact && view.state.round.over && !view.state.replay;
+  for (const who of layer.querySelectorAll(".seat-tag .who")) who.classList.toggle("visually-hidden", ended);
   const boxes = [];
   for (const tag of layer.children) {
     let point;
     if (tag.classList.contains("caption")) {
-      point = [view.asideBox.x, view.asideBox.y + view.asideBox.h / 2 + 12, 0];
+      // Under the card, or beside it if something lies there (separate: ``own``).
+      point = [view.asideBox.x, view.asideBox.y + view.asideBox.h / 2, 0];
     } else {
       const spot = view.geo.seats[Number(tag.dataset.tagSeat)];
       if (!spot) continue;
@@ -213,11 +233,12 @@ function placeTags(project, W, H) {
     const dx = sx - W / 2;
     const dy = sy - H / 2;
     const len = Math.hypot(dx, dy) || 1;
-    const out = tag.classList.contains("caption") ? 0 : 1;
+    const caption = tag.classList.contains("caption");
+    const out = caption ? 0 : 1;
     boxes.push({
       tag, w, h,
       x: sx - w / 2 + (out * dx * w * 0.3) / len,
-      y: sy - h / 2 + (out * dy * h * 0.6) / len,
+      y: caption ? sy + 4 : sy - h / 2 + (out * dy * h * 0.6) / len,
     });
   }
   const obstacles = [];
@@ -232,6 +253,8 @@ function placeTags(project, W, H) {
   // Every hand at its seat stays in sight (face up in replays and at a round's end, the
   // odd card at its holder's), and so does the card set aside: a tag rests beside its fan.
   for (const [seat, box] of Object.entries(view.fanBoxes)) {
+    // A seat with no cards left (a round's end): its tag still rests where its hand lay.
+    if (box.w && !box.cards) fanObstacles[seat] = screenBox(project, lyingCorners(box), W, H);
     if (!box.w || !box.cards) continue;
     // A little room round it: its cards fan out a few degrees beyond the box.
     const r = screenBox(project, lyingCorners(box), W, H);
@@ -239,21 +262,33 @@ function placeTags(project, W, H) {
     obstacles.push(around);
     fanObstacles[seat] = around;
   }
-  if (!$("set-aside").hidden && view.asideBox) obstacles.push(screenBox(project, lyingCorners(view.asideBox), W, H));
+  let asideOnScreen = null;
+  if (!$("set-aside").hidden && view.asideBox) {
+    asideOnScreen = screenBox(project, lyingCorners(view.asideBox), W, H);
+    obstacles.push(asideOnScreen);
+  }
   // The pile, too, when there is one.
   if (view.geo.pile && view.state.round.discards.length) {
     const pl = view.geo.pile;
     obstacles.push(screenBox(project, lyingCorners({ x: pl.x + pl.cw * 0.3, y: pl.y, w: pl.cw * 2.4, h: pl.ch * 1.15, rot: 0 }), W, H));
   }
-  // What floats over the table's corners: the view switch, the spectators count.
+  // What floats over the table's corners: the view switch, the spectators count, the last move.
   const stage = $("stage").getBoundingClientRect();
-  for (const el of [document.querySelector(".view-switch"), $("spectators")]) {
+  for (const el of [document.querySelector(".view-switch"), document.querySelector(".sound-switch-table"), $("spectators"), $("table-line")]) {
     if (!el || !el.offsetParent || el.hidden) continue;
     const r = el.getBoundingClientRect();
     obstacles.push({ x: r.left - stage.left, y: r.top - stage.top, w: r.width, h: r.height });
   }
-  for (const b of boxes) if (b.tag.dataset.tagSeat) b.own = fanObstacles[b.tag.dataset.tagSeat];
-  separate(boxes, obstacles, W, H);
+  for (const b of boxes) {
+    if (b.tag.dataset.tagSeat) b.own = fanObstacles[b.tag.dataset.tagSeat];
+    else if (b.tag.classList.contains("caption") && asideOnScreen) b.own = asideOnScreen;
+  }
+  // The odd card's holder's tag finds its place first, and the others keep clear of it: the
+  // loser must not look like someone else.
+  const holder = Object.entries(view.fanBoxes).find(([, box]) => box.holder && box.cards);
+  const first = holder ? boxes.filter((b) => b.tag.dataset.tagSeat === holder[0]) : [];
+  if (first.length) separate(first, obstacles, W, H);
+  separate(boxes.filter((b) => !first.includes(b)), [...obstacles, ...first], W, H);
   for (const b of boxes) b.tag.style.transform = `translate(${Math.round(b.x)}px, ${Math.round(b.y)}px)`;
 }
 
