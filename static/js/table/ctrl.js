@@ -3,11 +3,12 @@
 // table's socket; render.js draws the result from the next state.
 
 import { action, send } from "./actions.js";
+import { drawNotSent } from "./connection.js";
 import { $ } from "./page.js";
-import { isMyTurn, view } from "./view.js";
+import { canChoose, view } from "./view.js";
 
 export function choose(position) {
-  if (!isMyTurn()) return;
+  if (!canChoose()) return;
   if (view.selected === position) {
     drawSelected();
     return;
@@ -23,10 +24,16 @@ export function choose(position) {
 }
 
 export function drawSelected() {
-  if (!isMyTurn() || view.selected === null) return;
+  if (!canChoose() || view.selected === null) return;
   const card = $("giver-hand").querySelector(`[data-position="${view.selected}"]`);
   view.pendingFrom = card ? card.getBoundingClientRect() : null;
-  send(action("draw", { position: view.selected }));
+  // A draw the socket could not send is never lost in silence: the page says so and the
+  // card stays chosen, to draw again once the table is back.
+  if (!send(action("draw", { position: view.selected }))) {
+    view.pendingFrom = null;
+    drawNotSent();
+    return;
+  }
   view.selected = null;
   for (const id of ["draw-button", "draw-3d"]) $(id).disabled = true;
 }

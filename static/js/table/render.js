@@ -184,6 +184,8 @@ function renderGiver() {
   $("giver-label").textContent = label;
   big.replaceChildren();
   big.classList.toggle("two-rows", count >= 8);
+  // The socket down: the cards stay in view but none can be chosen (table/connection.js).
+  big.classList.toggle("offline", view.offline);
   const focused = document.activeElement && document.activeElement.dataset.position;
   buttons.replaceChildren();
   for (let i = 0; i < count; i++) {
@@ -202,6 +204,7 @@ function renderGiver() {
     button.setAttribute("aria-label", fill(L.faceDown, { n: i + 1, total: count }));
     button.setAttribute("aria-pressed", view.selected === i ? "true" : "false");
     button.tabIndex = (view.selected ?? 0) === i ? 0 : -1;
+    button.disabled = view.offline;
     button.addEventListener("click", () => choose(i));
     button.addEventListener("keydown", (e) => moveFocus(e, i, count));
     buttons.append(button);
@@ -210,7 +213,7 @@ function renderGiver() {
     const again = buttons.querySelector(`[data-position="${Math.min(Number(focused), count - 1)}"]`);
     if (again) again.focus();
   }
-  for (const id of ["draw-button", "draw-3d"]) $(id).disabled = !(mine && view.selected !== null);
+  for (const id of ["draw-button", "draw-3d"]) $(id).disabled = !(mine && view.selected !== null) || view.offline;
   $("table-wrap").classList.toggle("my-turn", mine);
   $("table-wrap").dataset.pickFrom = mine ? giver : "";
 }

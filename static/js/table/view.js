@@ -34,6 +34,7 @@ export const view = {
   ),
   reportedMatch: null, // telemetry: the match whose end this page has reported
   pendingConnection: null, // telemetry: the socket may open before the first state arrives
+  offline: false, // the socket has been down past its grace (table/connection.js): nothing can be chosen
 };
 
 function matchOver() {
@@ -86,6 +87,11 @@ export function handCards(seat) {
 export function isMyTurn() {
   if (view.hold || view.state.acting === null || !view.state.round || view.state.round.over || !drawing()) return false;
   return view.state.room.mode !== "same_device" || view.curtainFor === view.state.acting;
+}
+
+/** Your turn and the table's socket up: a card of the giver's hand may be chosen and drawn. */
+export function canChoose() {
+  return isMyTurn() && !view.offline;
 }
 
 /** The odd card's holder once a round is over, and the card. */

@@ -1,0 +1,280 @@
+"""In a real browser, what the table tells a player as the game goes (issue 33): the last
+move on the felt itself at both sizes, the socket lost and found again (and a draw it
+could not send), the curtain of a game on one device calling players by the names typed
+in, and the keyboard's focus kept on the table after each draw."""
+
+import re
+
+from playwright.sync_api import expect
+
+from tests import matrix
+from tests.browser.conftest import (
+    TURN_MS,
+    WAIT_FOR_TURN,
+    answered,
+    in_language,
+    match_over,
+    needs_browser,
+    new_game,
+    shot,
+)
+from tests.browser.test_accessibility import serious
+from tests.browser.test_table import first_turn_with_keyboard
+from tests.support import needs_services
+
+pytestmark = [needs_browser, needs_services]
+
+SIZES = matrix.SIZES
+SCREENS = "test-artifacts/screenshots"
+
+
+def label(page, key: str) -> str:
+    """A string of the table's labels (#table-labels), in the page's language."""
+    return page.evaluate("k => document.getElementById('table-labels').dataset[k]", key)
+
+
+def rect(page, selector: str) -> dict | None:
+    return page.evaluate(
+        "s => { const el = document.querySelector(s); if (!el) return null;"
+        " const r = el.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; }",
+        selector,
+    )
+
+
+def overlaps(a: dict, b: dict) -> bool:
+    return a["x"] < b["x"] + b["w"] and b["x"] < a["x"] + a["w"] and a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"]
+
+
+def draw_with_mouse(page) -> None:
+    """Choose the giver's middle card and draw it, by clicking it twice; until answered."""
+    cards = page.locator("#giver-hand .card")
+    card = cards.nth(cards.count() // 2)
+    card.click()
+    chosen = page.locator("#giver-hand .card.selected").element_handle()
+    card.click()
+    answered(page, chosen)
+
+
+# -- 3. what just happened, on the table ----------------------------------------------------
+
+
+@matrix.parametrize("locale", "size")
+def test_the_last_move_shows_on_the_felt_in_view_beside_the_tags_and_hidden_from_screen_readers(
+    site, new_page, locale, size
+):
+    page = new_page(locale=locale, viewport=SIZES[size])
+    new_game(page, site, players="3")
+    in_language(page, locale)
+    first_turn_with_keyboard(page)
+    draw_with_mouse(page)
+    line = page.locator("#table-line")
+    expect(line).to_be_visible()
+    # The panel's words, once: the announcer has said them, so screen readers skip the line.
+    expect(line).to_have_attribute("aria-hidden", "true")
+    expect(line).not_to_be_empty()
+    page.wait_for_function(
+        "() => document.getElementById('table-line').textContent"
+        " === document.getElementById('last-move').textContent"
+    )
+    # On the stage, in view without scrolling (on a phone the panel is below the table).
+    page.evaluate("window.scrollTo(0, 0)")
+    box, stage = rect(page, "#table-line"), rect(page, "#stage")
+    assert stage["x"] <= box["x"] and box["x"] + box["w"] <= stage["x"] + stage["w"]
+    assert stage["y"] <= box["y"] and box["y"] + box["h"] <= stage["y"] + stage["h"]
+    assert box["y"] + box["h"] <= SIZES[size]["height"]
+    # The next move replaces it; the name tags keep clear of it.
+    before = line.text_content()
+    page.wait_for_function(
+        "t => document.getElementById('table-line').textContent !== t", arg=before, timeout=TURN_MS
+    )
+    tags = page.evaluate(
+        "() => [...document.querySelectorAll('#seat-tags .seat-tag')].map(t => {"
+        " const r = t.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; })"
+    )
+    box = rect(page, "#table-line")
+    assert tags and not [t for t in tags if overlaps(box, t)]
+    shot(page, f"feedback-table-line-{locale}-{size}")
+
+
+# -- 4. the connection, visible -------------------------------------------------------------
+
+#: ``socketCut``: when the page's socket said it closed (its first "reconnecting"), and
+#: ``noteShown`` when the table first showed the connection's note, by the page's clock.
+WATCH_CONNECTION = """(() => {
+  window.socketCut = null;
+  document.addEventListener('table-socket', (e) => {
+    if (e.detail.status === 'reconnecting' && window.socketCut === null) window.socketCut = performance.now();
+  });
+  window.noteShown = null;
+  new MutationObserver(() => {
+    const note = document.getElementById('connection-note');
+    if (note && !note.hidden && window.noteShown === null) window.noteShown = performance.now();
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['hidden'] });
+})();"""
+
+
+class Line:
+    """The page's table socket, routed through the test: ``cut()`` closes it on both sides
+    (the page sees it drop at once) and, until ``restore()``, refuses every new one as it
+    opens (as with the network gone); meanwhile the page's socket.js keeps trying."""
+
+    def __init__(self, page):
+        self.down = False
+        self.open = []
+        page.add_init_script(WATCH_CONNECTION)
+        page.route_web_socket(re.compile(r"/ws/rooms/"), self.route)
+
+    def route(self, ws):
+        if self.down:
+            ws.close(code=4000)
+            return
+        server = ws.connect_to_server()
+        self.open.append((ws, server))
+
+    def cut(self):
+        self.down = True
+        for ws, server in self.open:
+            server.close(code=4000)
+            ws.close(code=4000)
+        self.open = []
+
+    def restore(self):
+        self.down = False
+
+
+@matrix.parametrize("size")
+def test_a_lost_socket_shows_reconnecting_within_2_s_blocks_the_cards_and_clears_once_back(
+    site, new_page, size
+):
+    page = new_page(viewport=SIZES[size])
+    line = Line(page)
+    new_game(page, site, players="2")
+    first_turn_with_keyboard(page)
+    note = page.locator("#connection-note")
+    expect(note).to_be_hidden()
+
+    line.cut()
+    page.wait_for_function("() => window.socketCut !== null", timeout=5000)
+    page.wait_for_function("() => !document.getElementById('connection-note').hidden", timeout=5000)
+    shown_after = page.evaluate("() => window.noteShown - window.socketCut")
+    assert shown_after <= 2000, shown_after
+    expect(note).to_have_text(label(page, "reconnecting"))
+    # Nothing can be chosen meanwhile, and nothing says it is your turn.
+    expect(page.locator("#status-line")).to_have_text(label(page, "reconnecting"))
+    expect(page.locator("#status-line")).not_to_have_class(re.compile(r"\bmine\b"))
+    for button in page.locator("#giver-buttons button").all():
+        expect(button).to_be_disabled()
+    expect(page.locator("#draw-button")).to_be_disabled()
+    page.locator("#giver-hand .card").first.click(force=True)
+    page.locator("#giver-buttons button").first.click(force=True)
+    expect(page.locator("#giver-hand .card.selected")).to_have_count(0)
+    expect(page.locator("#giver-buttons button[aria-pressed=true]")).to_have_count(0)
+    shot(page, f"feedback-reconnecting-{size}")
+
+    line.restore()
+    expect(note).to_have_text(label(page, "online"), timeout=TURN_MS)
+    expect(note).to_be_hidden()
+    # Caught up: your turn again, the cards can be chosen.
+    expect(page.locator("#status-line")).to_have_class(re.compile(r"\bmine\b"))
+    page.locator("#giver-hand .card").first.click()
+    expect(page.locator("#giver-hand .card.selected")).to_have_count(1)
+
+
+def test_a_draw_the_socket_cannot_send_is_said_and_the_card_stays_chosen(site, new_page):
+    page = new_page(viewport=SIZES["laptop"])
+    line = Line(page)
+    new_game(page, site, players="2")
+    first_turn_with_keyboard(page)
+    page.locator("#giver-hand .card").first.click()
+    expect(page.locator("#giver-hand .card.selected")).to_have_count(1)
+    # The socket is closing as the player draws: it cannot send.
+    line.cut()
+    page.evaluate("document.getElementById('draw-3d').click()")
+    expect(page.locator("#connection-note")).to_have_text(label(page, "notSent"))
+    expect(page.locator("#announcer")).to_have_text(label(page, "notSent"))
+    expect(page.locator("#giver-hand .card.selected")).to_have_count(1)
+    # It stays said while the table reconnects; the status line says that.
+    expect(page.locator("#status-line")).to_have_text(label(page, "reconnecting"))
+    expect(page.locator("#connection-note")).to_have_text(label(page, "notSent"))
+    expect(page.locator("#giver-hand .card.selected")).to_have_count(1)
+
+
+# -- 5. one device, by name -----------------------------------------------------------------
+
+NAMES = {
+    "en-US": ["Ann", "Bruno", "Clara"],
+    "ja-JP": ["はなこ", "たろう", "けんじ"],
+    "zh-CN": ["小明", "小红", "阿强"],
+}
+
+
+@matrix.parametrize("locale", "size")
+def test_the_curtain_calls_the_next_player_by_the_name_typed_in_not_a_colour(
+    site, new_page, locale, size
+):
+    page = new_page(locale=locale, viewport=SIZES[size])
+    names = NAMES[locale]
+    page.goto(f"{site}/new/")
+    page.locator("input[name=mode][value=same_device]").check()
+    page.locator("select[name=seat_count]").select_option("3")
+    for i, name in enumerate(names):
+        page.locator(f"input[name=seat_name_{i}]").fill(name)
+    page.locator("form.new-game button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/r/[A-Z0-9]+/$"))
+    in_language(page, locale)
+    curtain = page.locator("#curtain")
+    expect(curtain).to_be_visible(timeout=TURN_MS)
+    colours = label(page, "colours").split("|")
+    acting = page.evaluate("() => Number(document.querySelector('#seat-table tr.acting').dataset.seat)")
+    name = names[acting]
+    text = page.locator("#curtain-text").text_content()
+    button = page.locator("#curtain-button").text_content()
+    assert text == label(page, "curtain").replace("{seat}", name)
+    assert button == label(page, "curtainButton").replace("{seat}", name)
+    assert colours[acting] not in text + button
+    shot(page, f"feedback-curtain-{locale}-{size}")
+    assert serious(page) == []
+
+
+# -- 7. keyboard focus stays on the table ---------------------------------------------------
+
+FOCUS_ON_GIVER = "() => Boolean(document.activeElement && document.activeElement.closest('#giver-buttons'))"
+FOCUS_ON_TABLE = (
+    "() => { const a = document.activeElement; return Boolean(a && a !== document.body"
+    " && a.closest('#table-area')); }"
+)
+
+
+def turn_again(page) -> bool:
+    """Until the player's turn comes again (True) or the match ends (False)."""
+    page.wait_for_function(WAIT_FOR_TURN, arg="#giver-buttons button", timeout=TURN_MS)
+    return not match_over(page) and page.locator("#giver-buttons button").count() > 0
+
+
+@matrix.parametrize("size")
+def test_focus_stays_on_the_table_after_a_draw_and_goes_to_the_givers_cards_when_the_turn_comes(
+    site, new_page, size
+):
+    page = new_page(viewport=SIZES[size])
+    new_game(page, site, players="3", variant="schwarzer_peter")
+    first_turn_with_keyboard(page)
+    checked = 0
+    for by_keys in (True, False, True, False):
+        if by_keys:
+            page.locator("#giver-buttons button[tabindex='0']").focus()
+            page.keyboard.press("Enter")  # choose
+            chosen = page.evaluate_handle("() => document.activeElement").as_element()
+            page.keyboard.press("Enter")  # draw
+        else:
+            cards = page.locator("#giver-hand .card")
+            cards.first.click()
+            chosen = page.locator("#giver-hand .card.selected").element_handle()
+            cards.first.click()
+        answered(page, chosen)
+        # Never back at the page's body: on the table, then on the giver's cards.
+        assert page.evaluate(FOCUS_ON_TABLE), page.evaluate("document.activeElement.outerHTML.slice(0, 80)")
+        if not turn_again(page):
+            break
+        page.wait_for_function(FOCUS_ON_GIVER, timeout=5000)
+        checked += 1
+    assert checked >= 1
