@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from tests import matrix
 from tests.browser.conftest import (
+    SETTLED,
     TURN_MS,
     WAIT_FOR_TURN,
     answered,
@@ -82,11 +83,15 @@ def test_the_last_move_shows_on_the_felt_in_view_beside_the_tags_and_hidden_from
     assert stage["x"] <= box["x"] and box["x"] + box["w"] <= stage["x"] + stage["w"]
     assert stage["y"] <= box["y"] and box["y"] + box["h"] <= stage["y"] + stage["h"]
     assert box["y"] + box["h"] <= SIZES[size]["height"]
-    # The next move replaces it; the name tags keep clear of it.
+    # The next move replaces it (the computers may have drawn already: then the next of
+    # yours); the name tags keep clear of it.
     before = line.text_content()
-    page.wait_for_function(
-        "t => document.getElementById('table-line').textContent !== t", arg=before, timeout=TURN_MS
-    )
+    if turn_again(page):  # else the round is over: its end is the last word
+        draw_with_mouse(page)
+        page.wait_for_function(
+            "t => document.getElementById('table-line').textContent !== t", arg=before, timeout=TURN_MS
+        )
+    page.wait_for_function(SETTLED)
     tags = page.evaluate(
         "() => [...document.querySelectorAll('#seat-tags .seat-tag')].map(t => {"
         " const r = t.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; })"
