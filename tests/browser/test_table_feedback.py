@@ -37,13 +37,19 @@ def label(page, key: str) -> str:
 def rect(page, selector: str) -> dict | None:
     return page.evaluate(
         "s => { const el = document.querySelector(s); if (!el) return null;"
-        " const r = el.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; }",
+        " const r = el.getBoundingClientRect();"
+        " return {x: r.x, y: r.y, w: r.width, h: r.height}; }",
         selector,
     )
 
 
 def overlaps(a: dict, b: dict) -> bool:
-    return a["x"] < b["x"] + b["w"] and b["x"] < a["x"] + a["w"] and a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"]
+    return (
+        a["x"] < b["x"] + b["w"]
+        and b["x"] < a["x"] + a["w"]
+        and a["y"] < b["y"] + b["h"]
+        and b["y"] < a["y"] + a["h"]
+    )
 
 
 def draw_with_mouse(page) -> None:
@@ -111,7 +117,9 @@ def test_the_last_move_shows_on_the_felt_in_view_beside_the_tags_and_hidden_from
 WATCH_CONNECTION = """(() => {
   window.socketCut = null;
   document.addEventListener('table-socket', (e) => {
-    if (e.detail.status === 'reconnecting' && window.socketCut === null) window.socketCut = performance.now();
+    if (e.detail.status === 'reconnecting' && window.socketCut === null) {
+      window.socketCut = performance.now();
+    }
   });
   window.noteShown = null;
   new MutationObserver(() => {
@@ -233,7 +241,9 @@ def test_the_curtain_calls_the_next_player_by_the_name_typed_in_not_a_colour(
     curtain = page.locator("#curtain")
     expect(curtain).to_be_visible(timeout=TURN_MS)
     colours = label(page, "colours").split("|")
-    acting = page.evaluate("() => Number(document.querySelector('#seat-table tr.acting').dataset.seat)")
+    acting = page.evaluate(
+        "() => Number(document.querySelector('#seat-table tr.acting').dataset.seat)"
+    )
     name = names[acting]
     text = page.locator("#curtain-text").text_content()
     button = page.locator("#curtain-button").text_content()
@@ -246,7 +256,9 @@ def test_the_curtain_calls_the_next_player_by_the_name_typed_in_not_a_colour(
 
 # -- 7. keyboard focus stays on the table ---------------------------------------------------
 
-FOCUS_ON_GIVER = "() => Boolean(document.activeElement && document.activeElement.closest('#giver-buttons'))"
+FOCUS_ON_GIVER = (
+    "() => Boolean(document.activeElement && document.activeElement.closest('#giver-buttons'))"
+)
 FOCUS_ON_TABLE = (
     "() => { const a = document.activeElement; return Boolean(a && a !== document.body"
     " && a.closest('#table-area')); }"
@@ -280,7 +292,9 @@ def test_focus_stays_on_the_table_after_a_draw_and_goes_to_the_givers_cards_when
             cards.first.click()
         answered(page, chosen)
         # Never back at the page's body: on the table, then on the giver's cards.
-        assert page.evaluate(FOCUS_ON_TABLE), page.evaluate("document.activeElement.outerHTML.slice(0, 80)")
+        assert page.evaluate(FOCUS_ON_TABLE), page.evaluate(
+            "document.activeElement.outerHTML.slice(0, 80)"
+        )
         if not turn_again(page):
             break
         page.wait_for_function(FOCUS_ON_GIVER, timeout=5000)
