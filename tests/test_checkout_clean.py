@@ -8,7 +8,9 @@ import pytest
 from tests.support import ROOT
 
 
-@pytest.mark.parametrize("name", ["db.sqlite3", "db.sqlite3-shm", "db.sqlite3-wal", "db.sqlite3-journal"])
+@pytest.mark.parametrize(
+    "name", ["db.sqlite3", "db.sqlite3-shm", "db.sqlite3-wal", "db.sqlite3-journal"]
+)
 def test_sqlites_files_beside_the_database_are_ignored_by_git(name):
     found = subprocess.run(
         ["git", "check-ignore", "--no-index", name], cwd=ROOT, capture_output=True, text=True

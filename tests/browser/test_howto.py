@@ -1,4 +1,4 @@
-""""How to play" in four pictures (static/js/howto.js, templates/pages/_howto.html): shown
+""" "How to play" in four pictures (static/js/howto.js, templates/pages/_howto.html): shown
 by itself once, on a person's first table; a labelled modal dialog that takes the focus
 and gives it back, closed by its button or Escape; opened again from the table and the
 rules page; and it fits a phone and a laptop in every language."""
@@ -18,7 +18,7 @@ def focus_inside(page) -> bool:
     return page.evaluate("document.getElementById('howto').contains(document.activeElement)")
 
 
-def test_the_first_table_shows_how_to_play_once_escape_closes_it_and_the_table_button_opens_it_again(
+def test_a_first_table_shows_how_to_play_once_escape_closes_it_and_the_table_reopens_it(
     site, new_page
 ):
     page = new_page(first_visit=True, viewport={"width": 1366, "height": 768})
@@ -29,7 +29,9 @@ def test_the_first_table_shows_how_to_play_once_escape_closes_it_and_the_table_b
     assert focus_inside(page), "the focus moves into the dialog"
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
-    assert page.evaluate("document.activeElement.id") == "table-area", "the focus goes back to the table"
+    assert page.evaluate("document.activeElement.id") == "table-area", (
+        "the focus goes back to the table"
+    )
     # Remembered on the device: not again on the next table.
     page.reload()
     expect(page.locator("#status-line")).not_to_be_empty()
@@ -60,7 +62,9 @@ def test_the_rules_page_opens_how_to_play_above_the_full_rules_and_never_by_itse
 
 @matrix.parametrize("locale", "size", "scheme")
 def test_how_to_play_fits_the_screen_without_scrolling(site, new_page, locale, size, scheme):
-    page = new_page(first_visit=True, locale=locale, viewport=matrix.SIZES[size], color_scheme=scheme)
+    page = new_page(
+        first_visit=True, locale=locale, viewport=matrix.SIZES[size], color_scheme=scheme
+    )
     page.goto(f"{site}/rules/")
     in_language(page, locale)
     page.locator("[data-howto-open]").click()
@@ -70,7 +74,9 @@ def test_how_to_play_fits_the_screen_without_scrolling(site, new_page, locale, s
     view = matrix.SIZES[size]
     assert box["x"] >= 0 and box["y"] >= 0
     assert box["x"] + box["width"] <= view["width"] and box["y"] + box["height"] <= view["height"]
-    assert dialog.evaluate("d => d.scrollHeight <= d.clientHeight + 1"), "all four steps and the button fit"
+    assert dialog.evaluate("d => d.scrollHeight <= d.clientHeight + 1"), (
+        "all four steps and the button fit"
+    )
     for step in dialog.locator(".howto-steps li").all():
         assert step.bounding_box()["y"] + step.bounding_box()["height"] <= view["height"]
     os.makedirs(SCREENSHOTS, exist_ok=True)  # the screen as seen, not the whole page
@@ -78,7 +84,9 @@ def test_how_to_play_fits_the_screen_without_scrolling(site, new_page, locale, s
 
 
 @matrix.parametrize("scheme")
-def test_the_open_how_to_play_on_a_first_table_has_no_serious_axe_violations(site, new_page, scheme):
+def test_the_open_how_to_play_on_a_first_table_has_no_serious_axe_violations(
+    site, new_page, scheme
+):
     from tests.browser.test_accessibility import serious
 
     page = new_page(first_visit=True, viewport=matrix.SIZES["phone"], color_scheme=scheme)
