@@ -41,7 +41,7 @@ import { $, L, reducedMotion, wait } from "./table/page.js";
 import { setLastMove, showSpectators } from "./table/panel.js";
 import { place, setView, sizeArea } from "./table/placement.js";
 import { drawSelected } from "./table/ctrl.js";
-import "./table/connection.js"; // the socket down or back, on the table
+import { watchConnection } from "./table/connection.js";
 import { keepFocus } from "./table/focus.js";
 import { render } from "./table/render.js";
 import { reportConnection, reportEnvironment, reportGame } from "./table/telemetry.js";
@@ -51,6 +51,7 @@ import "./pointing.js"; // the drawer's hover, live
 import "./reactions.js"; // reactions and computer faces at the name tags
 import "./table/sound.js"; // the table's sound cues
 
+watchConnection(render);
 document.addEventListener("table-connection", (e) => reportConnection(e.detail));
 
 document.addEventListener("table-state", async (e) => {

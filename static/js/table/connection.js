@@ -8,7 +8,6 @@
 import { announce } from "./announce.js";
 import { keepFocus } from "./focus.js";
 import { $, L } from "./page.js";
-import { render } from "./render.js";
 import { view } from "./view.js";
 
 export const GRACE_MS = 1000; // a drop shorter than this shows nothing
@@ -29,9 +28,7 @@ function note(text, kind, ms = 0) {
   if (ms) noteTimer = setTimeout(() => { noteTimer = null; el.hidden = true; }, ms);
 }
 
-function redraw() {
-  if (view.state) render();
-}
+let redraw = () => {};
 
 function goneOffline() {
   graceTimer = null;
@@ -50,7 +47,16 @@ function backOnline() {
   keepFocus();
 }
 
-document.addEventListener("table-socket", (e) => {
+/** Follows the room's socket; `render` redraws the table (passed in by the entry script, so
+ * that this module, which ctrl.js imports, imports nothing that imports ctrl.js). */
+export function watchConnection(render) {
+  redraw = () => {
+    if (view.state) render();
+  };
+  document.addEventListener("table-socket", onSocket);
+}
+
+function onSocket(e) {
   const { status } = e.detail;
   if (status === "reconnecting") {
     if (!view.offline && graceTimer === null) graceTimer = setTimeout(goneOffline, GRACE_MS);
@@ -63,7 +69,7 @@ document.addEventListener("table-socket", (e) => {
     clearTimeout(graceTimer);
     graceTimer = null;
   }
-});
+}
 
 /** The draw could not be sent (the socket is not open): said, the card still chosen. */
 export function drawNotSent() {
