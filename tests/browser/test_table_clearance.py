@@ -50,6 +50,10 @@ ENDING = """() => {
     pile: [...document.querySelectorAll('#pile .card')].map(box),
     cards: [...document.querySelectorAll('#seats-ring .card, #my-hand .card')].map(box),
     stage: box(document.getElementById('stage')),
+    // What floats over the felt, though the pointer passes through it (elementFromPoint
+    // does not see it): the table's last-move line.
+    floating: [...document.querySelectorAll('#table-line')].filter((l) => l.offsetParent)
+      .map(box),
   };
 }"""
 
@@ -113,6 +117,14 @@ ASIDE_CORNER = """() => {
 }"""
 
 
+LONG_LAST_MOVE = """() => {
+  const line = document.getElementById('table-line');
+  line.textContent = 'Greta drew a card from Felix and discarded 5 of diamonds and 5 of hearts.'
+    + ' Greta finished. Felix finished.';
+  line.hidden = false;
+}"""
+
+
 @pytest.mark.parametrize(("variant", "seats"), [("old_maid", "2"), ("jijinuki", "8")])
 def test_the_card_set_aside_shows_whole_beside_the_pile_with_its_label_beside_it(
     site, new_page, variant, seats
@@ -126,12 +138,16 @@ def test_the_card_set_aside_shows_whole_beside_the_pile_with_its_label_beside_it
         what = f"{variant}, {seats} seats, {viewport['width']} px"
         shot(page, f"set-aside-{variant}-{seats}-{viewport['width']}")
         table_shot(page, f"set-aside-{variant}-{seats}-{viewport['width']}")
+        # The longest last move a round ends on (a draw, its pair, who finished).
+        page.evaluate(LONG_LAST_MOVE)
         found = page.evaluate(ENDING)
         assert found["aside"] and found["caption"], what
         aside, caption = found["aside"][0], found["caption"][0]
         assert all(page.evaluate(ASIDE_CORNER)), (
             f"{what}: something lies on the set-aside card's index"
         )
+        # On a phone's narrow felt the line ran to six lines over the cards and tags.
+        assert not found["floating"], f"{what}: the last move's line stays over the result"
         for card in found["pile"] + found["cards"]:
             assert not overlap(aside, card, slack=1), (
                 f"{what}: the set-aside card under a card {card}"

@@ -123,13 +123,16 @@ export function renderResult() {
   const r = view.state.round;
   const end = ending(L, view.state);
   const inHold = Boolean(view.hold);
+  const line = $("table-line");
   if ((!r.over && !end) || inHold) {
+    if (line) line.classList.remove("ended");
     box.hidden = true;
     $("status-line").classList.remove("covered");
     return;
   }
   const wasHidden = box.hidden;
   box.hidden = false;
+  if (line) line.classList.add("ended");
   $("status-line").classList.add("covered");
   const verdict = roundVerdict(L, view.state);
   const head = $("result-verdict");
