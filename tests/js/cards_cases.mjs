@@ -9,19 +9,8 @@
 //          "names": {language: {variant: {code: name}}}, "pairs": {language: [...]}}
 import { readFile } from "node:fs/promises";
 
-// The least of a DOM that cardFace and cardBack use.
-class Element {
-  constructor(tag) {
-    this.tagName = tag.toUpperCase();
-    this.attributes = {};
-    this.dataset = {};
-    this.className = "";
-    this.innerHTML = "";
-  }
-  setAttribute(name, value) {
-    this.attributes[name] = String(value);
-  }
-}
+import { Element } from "./fake_element.mjs";
+
 globalThis.document = {
   createElement: (tag) => new Element(tag),
   getElementById: () => null,

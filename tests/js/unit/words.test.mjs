@@ -3,24 +3,14 @@
 // element) and static/js/table/words.js (the same in the room's variant and the page's
 // labels: a pair in words, a seat's short name, the scoring's kind). The page's templates
 // (#seat-labels, #table-labels, #card-labels) are stubbed with their English words, and
-// document.createElement with the least of an element that cards.js fills.
+// document.createElement with the least of an element that cards.js fills
+// (tests/js/fake_element.mjs).
 //
 //   node --test tests/js/unit/
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-class Element {
-  constructor(tag) {
-    this.tagName = tag.toUpperCase();
-    this.attributes = {};
-    this.dataset = {};
-    this.className = "";
-    this.innerHTML = "";
-  }
-  setAttribute(name, value) {
-    this.attributes[name] = String(value);
-  }
-}
+import { Element } from "../fake_element.mjs";
 
 const SEAT_LABELS = {
   computerNames: "Ada|Bruno|Clara|Diego|Elsa|Felix|Greta|Hugo", computerWhat: "computer · {level}", botWhat: "bot",
