@@ -189,6 +189,29 @@ export function settlePick(g, project) {
   pile.y = clamp((pile.far + pickTop) / 2, -g.TD * 0.28, g.TD * 0.05);
 }
 
+/** Makes the giver's hand smaller, in its rows, until on screen it hides none of
+ * ``others(g)``: what a phone's narrow table does (clearPick's overlapping rows of big cards
+ * leave its name tags no room). */
+export function shrinkPick(g, project, others, minCw = 30) {
+  const { pick } = g;
+  const m = 4; // a little air between them
+  const overlaps = (a, b) => a.x0 < b.x1 + m && a.x1 > b.x0 - m && a.y0 < b.y1 + m && a.y1 > b.y0 - m;
+  for (let i = 0; i < 20 && pick.count && pick.cw > minCw; i++) {
+    const box = bbox(standingCorners(pick, pick.w, pick.h).map(project));
+    if (!others(g).some((corners) => overlaps(box, bbox(corners.map(project))))) return;
+    const cw = Math.max(minCw, pick.cw * 0.92);
+    const bottom = pick.y;
+    Object.assign(pick, { cw, ch: cw * CARD_RATIO });
+    pick.step = cw + pick.gap;
+    pick.rowStep = pick.ch + pick.gap;
+    pick.w = pick.perRow * cw + (pick.perRow - 1) * pick.gap;
+    pick.h = pick.rows * pick.ch + (pick.rows - 1) * pick.gap;
+    pick.reserveH = pick.reserveRows * pick.ch + (pick.reserveRows - 1) * pick.gap;
+    pick.y = bottom;
+    settlePick(g, project);
+  }
+}
+
 /** Lays the giver's hand out again, ``cw`` wide cards in ``rows`` rows, each card ``step``
  * after the one before it in its row and each row ``rowStep`` below the one before. */
 function shapePick(pick, cw, rows, step, rowStep) {

@@ -82,7 +82,7 @@ document.addEventListener("table-state", async (e) => {
       const mine = handSeat !== null && event.drawer === handSeat && Boolean(event.card) && !view.state.replay;
       animateDraw(event, from, mine);
       const text = describe(event);
-      setLastMove(text);
+      setLastMove(text, describe(event, { brief: true }));
       // The odd card's moment, for the drawer and the giver only: said with the draw.
       const said = [text, momentText(event)].filter(Boolean).join(" ");
       if (view.state.round && view.state.round.over) {

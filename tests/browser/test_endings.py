@@ -237,6 +237,19 @@ def test_resigning_between_two_friends(site, new_page):
             reload(amy, ben, watcher)
 
 
+def test_a_rematch_starts_with_no_last_move_on_the_panel_or_the_table(site, new_page):
+    amy, ben, watcher = friends_game(site, new_page, players="2", fill="0")
+    accept_dialogs(ben)
+    ben.locator("#seat-actions button").click()
+    expect(amy.locator("#last-move")).to_have_text("ben resigned.")
+    amy.locator("#result-actions button").click()  # a rematch
+    for page in (amy, ben, watcher):
+        expect(page.locator("#room-status")).to_have_text("Playing")
+        # The previous match's last move is not this one's.
+        expect(page.locator("#last-move")).to_have_text("–")
+        expect(page.locator("#table-line")).to_be_hidden()
+
+
 # -- leaving ------------------------------------------------------------------------------
 
 LEFT = "You left the match; the computer now plays your seat."

@@ -32,15 +32,21 @@ BOXES = """() => {
     return {x: r.left, y: r.top, right: r.right, bottom: r.bottom, w: r.width, h: r.height}; };
   const all = (sel) => [...document.querySelectorAll(sel)].map(box);
   const tags = [...document.querySelectorAll('.seat-tag')];
+  // A reaction's bubble floats outside its tag, for 4 s (its place: test_table_clearance):
+  // the tags' own text is measured without it.
+  const bubbles = [...document.querySelectorAll('.seat-tag .reaction-bubble')];
+  for (const b of bubbles) b.style.display = 'none';
+  const cut = tags.flatMap((t) => [t, ...t.querySelectorAll('*')])
+    .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
+    .filter((el) => !el.classList.contains('visually-hidden') && !el.closest('.visually-hidden'))
+    .map((el) => el.className + ': ' + el.textContent);
+  for (const b of bubbles) b.style.display = '';
   return {
     width: innerWidth, height: innerHeight, scrollY: scrollY,
     status: all('#status-line'), giver: all('#giver-hand .card'), mine: all('#my-hand .card'),
     draw: all('#draw-3d'),
     tags: tags.map(box),
-    cut: tags.flatMap((t) => [t, ...t.querySelectorAll('*')])
-      .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
-      .filter((el) => !el.classList.contains('visually-hidden') && !el.closest('.visually-hidden'))
-      .map((el) => el.className + ': ' + el.textContent),
+    cut,
     letters: tags.map((t) => t.querySelector('.badge').textContent),
   };
 }"""

@@ -240,7 +240,7 @@ def test_no_cue_plays_while_the_page_is_hidden(site, new_page):
 
 
 @matrix.parametrize("locale", "size", "scheme")
-def test_the_sound_switch_is_a_keyboard_button_below_the_view_switch_one_setting_with_the_menus(
+def test_the_sound_switch_is_a_keyboard_button_in_the_rooms_heading_one_setting_with_the_menus(
     site, new_page, locale, size, scheme
 ):
     page = new_page(locale=locale, viewport=matrix.SIZES[size], color_scheme=scheme)
@@ -250,8 +250,11 @@ def test_the_sound_switch_is_a_keyboard_button_below_the_view_switch_one_setting
     expect(switch).to_be_visible()
     box = switch.bounding_box()
     assert box["width"] >= 40 and box["height"] >= 40, box  # a target big enough to tap
-    view_switch = page.locator(".view-switch").bounding_box()
-    assert box["y"] >= view_switch["y"] + view_switch["height"], (box, view_switch)  # below it
+    # In the room's heading row, off the felt (whose corners the name tags need), in view.
+    expect(page.locator(".room-head .sound-switch-table")).to_be_visible()
+    stage = page.locator("#stage").bounding_box()
+    assert box["y"] + box["height"] <= stage["y"], (box, stage)
+    assert box["x"] + box["width"] <= matrix.SIZES[size]["width"], box
     switch.focus()
     page.keyboard.press("Enter")
     expect(switch).to_have_attribute("aria-pressed", "false")

@@ -13,18 +13,21 @@ export function announce(text) {
   setTimeout(() => { el.textContent = text; }, 30);
 }
 
-export function describe(event) {
+/** A draw in words as this page may tell it. ``brief``: for the line on the felt, which
+ * a phone's corner must hold in three lines; without the pair laid down (the pile shows it),
+ * the panel's last move and the announcer keep the whole. */
+export function describe(event, { brief = false } = {}) {
   const visibleCard = event.card ? nameCard(event.card) : null;
   const playing = playingSeats(view.state);
   const personal = view.state.room.mode !== "same_device";
   let text;
   if (personal && playing.includes(event.drawer) && visibleCard) {
-    text = event.paired
+    text = event.paired && !brief
       ? fill(L.youPaired, { card: visibleCard, giver: seatName(event.giver), pair: pairText(event.discarded) })
       : fill(L.youDrew, { card: visibleCard, giver: seatName(event.giver) });
   } else if (personal && playing.includes(event.giver) && visibleCard) {
     text = fill(L.drewFromYou, { drawer: seatName(event.drawer), card: visibleCard });
-  } else if (event.paired && event.discarded) {
+  } else if (event.paired && event.discarded && !brief) {
     text = fill(L.drewPaired, { drawer: seatName(event.drawer), giver: seatName(event.giver), pair: pairText(event.discarded) });
   } else {
     text = fill(L.drew, { drawer: seatName(event.drawer), giver: seatName(event.giver) });

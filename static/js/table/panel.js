@@ -257,15 +257,16 @@ export function renderCurtain() {
   $("curtain-button").textContent = fill(L.curtainButton, { seat: who });
 }
 
-export function setLastMove(text) {
+/** The last move in the panel and, ``brief`` if given, on the table itself, visible at every
+ * size (on a phone the panel is below the table); aria-hidden there, as the announcer has
+ * already said it. */
+export function setLastMove(text, brief = text) {
   const el = $("last-move");
-  if (el) el.textContent = text;
-  // The same words on the table itself, visible at every size (on a phone the panel is
-  // below the table); aria-hidden there, as the announcer has already said them.
+  if (el) el.textContent = text || "–"; // as the page first shows it: nothing yet
   const line = $("table-line");
   if (line) {
-    line.textContent = text;
-    line.hidden = !text;
+    line.textContent = brief;
+    line.hidden = !brief;
   }
 }
 

@@ -3,7 +3,8 @@
 // area's size, and the camera's moves between the angled and top-down views.
 
 import {
-  clamp, clearPick, defaultCamera, fit, layoutTable, projector, separate, settlePick, standingCorners,
+  clamp, clearPick, defaultCamera, fit, layoutTable, projector, separate, settlePick, shrinkPick,
+  standingCorners,
 } from "../scene.js";
 import { $, reducedMotion } from "./page.js";
 import { nearSeat, view } from "./view.js";
@@ -35,9 +36,11 @@ export function place() {
   settlePick(view.geo, project);
   if (!view.dragging) view.viewFit = fit(view.geo, project, W, H);
   if (pick.children.length) {
-    // Never smaller than the cards at the seats, nor than a fingertip on the screen.
+    // On a laptop never smaller than the cards at the seats, nor than a fingertip; on a
+    // phone's narrow table smaller, in its rows, so that the name tags keep their room.
     const seatCw = Math.max(0, ...Object.values(view.geo.seats).map((spot) => spot.cw));
-    clearPick(view.geo, project, pickObstacles, Math.max(seatCw, 46 / (view.viewFit.s || 1)));
+    if (W < 480) shrinkPick(view.geo, project, pickObstacles);
+    else clearPick(view.geo, project, pickObstacles, Math.max(seatCw, 46 / (view.viewFit.s || 1)));
   }
   const { s, tx, ty } = view.viewFit;
   const viewEl = $("view");
@@ -216,6 +219,11 @@ function placeTags(project, W, H) {
   // (the names are in the result's standings just above).
   const ended = compact && view.state.round.over && !view.state.replay;
   for (const who of layer.querySelectorAll(".seat-tag .who")) who.classList.toggle("visually-hidden", ended);
+  // On a phone's narrow felt the tags come first: the last move's line shows only where no
+  // tag needs its corner (else the panel below says it); on a laptop the tags keep clear of it.
+  const line = $("table-line");
+  const phone = W < 480;
+  line.classList.remove("crowded");
   const boxes = [];
   for (const tag of layer.children) {
     let point;
@@ -254,7 +262,7 @@ function placeTags(project, W, H) {
   // odd card at its holder's), and so does the card set aside: a tag rests beside its fan.
   for (const [seat, box] of Object.entries(view.fanBoxes)) {
     // A seat with no cards left (a round's end): its tag still rests where its hand lay.
-    if (box.w && !box.cards) fanObstacles[seat] = screenBox(project, lyingCorners(box), W, H);
+    if (box.w && !box.cards && view.state.round.over) fanObstacles[seat] = screenBox(project, lyingCorners(box), W, H);
     if (!box.w || !box.cards) continue;
     // A little room round it: its cards fan out a few degrees beyond the box.
     const r = screenBox(project, lyingCorners(box), W, H);
@@ -274,7 +282,7 @@ function placeTags(project, W, H) {
   }
   // What floats over the table's corners: the view switch, the spectators count, the last move.
   const stage = $("stage").getBoundingClientRect();
-  for (const el of [document.querySelector(".view-switch"), document.querySelector(".sound-switch-table"), $("spectators"), $("table-line")]) {
+  for (const el of [document.querySelector(".view-switch"), $("spectators"), phone ? null : line]) {
     if (!el || !el.offsetParent || el.hidden) continue;
     const r = el.getBoundingClientRect();
     obstacles.push({ x: r.left - stage.left, y: r.top - stage.top, w: r.width, h: r.height });
@@ -285,11 +293,17 @@ function placeTags(project, W, H) {
   }
   // The odd card's holder's tag finds its place first, and the others keep clear of it: the
   // loser must not look like someone else.
-  const holder = Object.entries(view.fanBoxes).find(([, box]) => box.holder && box.cards);
+  const holder = view.state.round.over && Object.entries(view.fanBoxes).find(([, box]) => box.holder && box.cards);
   const first = holder ? boxes.filter((b) => b.tag.dataset.tagSeat === holder[0]) : [];
   if (first.length) separate(first, obstacles, W, H);
   separate(boxes.filter((b) => !first.includes(b)), [...obstacles, ...first], W, H);
   for (const b of boxes) b.tag.style.transform = `translate(${Math.round(b.x)}px, ${Math.round(b.y)}px)`;
+  if (phone && line.offsetParent) {
+    const r = line.getBoundingClientRect();
+    const l = { x: r.left - stage.left, y: r.top - stage.top, w: r.width, h: r.height };
+    const hits = (b) => b.x < l.x + l.w && b.x + b.w > l.x && b.y < l.y + l.h && b.y + b.h > l.y;
+    line.classList.toggle("crowded", boxes.some(hits));
+  }
 }
 
 // The table area takes what the screen has left below the header and the status line.
