@@ -214,7 +214,8 @@ def test_the_odd_card_arriving_and_leaving_plays_its_own_motif(site, new_page):
 def test_no_cue_plays_while_the_page_is_hidden(site, new_page):
     page = at_table(new_page, site, "laptop")
     page.wait_for_function("() => window.__sound.states.length > 0")
-    gesture(page)
+    # Hidden first, then the gesture that would let sound start: no state can sound in
+    # between (on a busy machine a computer's draw and your turn came there).
     page.evaluate(
         """() => {
           Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
@@ -223,6 +224,7 @@ def test_no_cue_plays_while_the_page_is_hidden(site, new_page):
           document.dispatchEvent(new Event("visibilitychange"));
         }"""
     )
+    gesture(page)
     play_with_mouse(page)
     page.wait_for_timeout(300)
     log = sound_log(page)

@@ -65,6 +65,22 @@ def draw_with_mouse(page) -> None:
 # -- 3. what just happened, on the table ----------------------------------------------------
 
 
+#: On a phone the tags come first: the line hides (``crowded``) where a tag lies over its
+#: corner, and only then.
+GAVE_WAY = """() => {
+  const line = document.getElementById('table-line');
+  if (!line.classList.contains('crowded')) return false;
+  line.classList.remove('crowded');
+  const r = line.getBoundingClientRect();
+  line.classList.add('crowded');
+  const hit = [...document.querySelectorAll('#seat-tags .seat-tag')].some((t) => {
+    const b = t.getBoundingClientRect();
+    return b.left < r.right && b.right > r.left && b.top < r.bottom && b.bottom > r.top;
+  });
+  if (!hit) throw new Error('the line hid with no tag over its corner');
+  return true;
+}"""
+
 #: The line on the felt says the panel's last move, or its start (without the pair laid
 #: down), and shows all of it (its three lines at most are not cut).
 BRIEF_AND_WHOLE = """() => {
@@ -77,7 +93,7 @@ BRIEF_AND_WHOLE = """() => {
 
 
 @matrix.parametrize("locale", "size")
-def test_the_last_move_shows_on_the_felt_in_view_beside_the_tags_and_hidden_from_screen_readers(
+def test_the_last_move_shows_on_the_felt_beside_the_tags_or_gives_way_to_one_on_a_phone(
     site, new_page, locale, size
 ):
     page = new_page(locale=locale, viewport=SIZES[size])
@@ -86,6 +102,8 @@ def test_the_last_move_shows_on_the_felt_in_view_beside_the_tags_and_hidden_from
     first_turn_with_keyboard(page)
     draw_with_mouse(page)
     line = page.locator("#table-line")
+    if size == "phone" and page.evaluate(GAVE_WAY):
+        return  # a name tag needs the corner: the panel below says the move
     expect(line).to_be_visible()
     # The panel's words in brief: the announcer has said them, so screen readers skip the
     # line; whole on the felt, never cut.
