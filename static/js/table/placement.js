@@ -9,6 +9,10 @@ import {
 import { $, reducedMotion } from "./page.js";
 import { nearSeat, view } from "./view.js";
 
+/** A stage narrower than this is a phone's: compact tags, the giver's hand shrunk in its
+ * rows, the tags before the last move's line. */
+const PHONE_W = 480;
+
 function t3(x, y, z, rest = "") {
   if (view.flat) return `translate(${x}px, ${y}px) ${rest.replace(/rotateX\([^)]*\)/g, "")}`;
   return `translate3d(${x}px, ${y}px, ${z}px) ${rest}`;
@@ -39,7 +43,7 @@ export function place() {
     // On a laptop never smaller than the cards at the seats, nor than a fingertip; on a
     // phone's narrow table smaller, in its rows, so that the name tags keep their room.
     const seatCw = Math.max(0, ...Object.values(view.geo.seats).map((spot) => spot.cw));
-    if (W < 480) shrinkPick(view.geo, project, pickObstacles);
+    if (W < PHONE_W) shrinkPick(view.geo, project, pickObstacles);
     else clearPick(view.geo, project, pickObstacles, Math.max(seatCw, 46 / (view.viewFit.s || 1)));
   }
   const { s, tx, ty } = view.viewFit;
@@ -212,7 +216,8 @@ function placeTags(project, W, H) {
   const layer = $("seat-tags");
   // A crowded table on a phone: the tags keep to the badge and the name, so each one fits
   // beside its fan (the rest is still there for screen readers, and in the seats panel).
-  const compact = view.state.seats.length >= 5 && W < 480;
+  const phone = W < PHONE_W;
+  const compact = view.state.seats.length >= 5 && phone;
   layer.classList.toggle("compact", compact);
   for (const info of layer.querySelectorAll(".seat-tag .info")) info.classList.toggle("visually-hidden", compact);
   // At a round's end there it keeps to the badge and the place: each one rests by its seat
@@ -222,7 +227,6 @@ function placeTags(project, W, H) {
   // On a phone's narrow felt the tags come first: the last move's line shows only where no
   // tag needs its corner (else the panel below says it); on a laptop the tags keep clear of it.
   const line = $("table-line");
-  const phone = W < 480;
   line.classList.remove("crowded");
   const boxes = [];
   for (const tag of layer.children) {
