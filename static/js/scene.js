@@ -366,7 +366,8 @@ export function separate(boxes, obstacles, W, H, margin = 4, gap = 3) {
     if (!moved) break;
   }
   // A box the moves above left overlapping (a crowded phone: every place beside what it
-  // hits is taken) takes the nearest spot of a fine grid round its own fan (or where it
+  // hits is taken), or left clear but farther than ``NEAR`` from its own fan (pushed along
+  // a row of others), takes the nearest spot of a fine grid round its own fan (or where it
   // started) that clears everything, if there is one: never farther than ``NEAR``.
   const step = 6;
   const NEAR = 48;
@@ -376,7 +377,7 @@ export function separate(boxes, obstacles, W, H, margin = 4, gap = 3) {
   );
   for (const b of boxes) {
     const others = [...obstacles, ...boxes.filter((o) => o !== b)];
-    if (!others.some((o) => area(b, o))) continue;
+    if (!others.some((o) => area(b, o)) && !(b.own && apart(b, b.own) > NEAR)) continue;
     const home = b.own || { x: b.ax, y: b.ay, w: b.w, h: b.h };
     let best = null;
     let bestDistance = Infinity;

@@ -279,15 +279,21 @@ WAIT_FOR_TURN = (
     "(document.querySelector('#result-match')?.textContent || '').length > 0)"
 )
 
-#: Nothing moves on the table: no card in flight, the own-hand sequence over, no CSS
-#: animation or transition running but endless ones (none today: the your-turn pulse and
-#: the lobby's live dot pulse three times, then rest).
-SETTLED = (
-    "() => !document.querySelector("
-    "'.flying, #my-hand.shuffling, #my-hand .arrived, #my-hand .to-pile, #my-hand .taken')"
-    " && document.getAnimations()"
-    ".every(a => a.effect.getComputedTiming().iterations === Infinity)"
-)
+#: Nothing moves on the table: no card in flight, the own-hand sequence over (its pauses
+#: between steps run no animation), the camera not gliding between views (a script's
+#: frames, not CSS), and no CSS animation or transition running but endless ones (none
+#: today: the your-turn pulse and the lobby's live dot pulse three times, then rest).
+SETTLED = """() => !document.querySelector('.flying, #my-hand.shuffling, #my-hand .arrived,'
+    + ' #my-hand .to-pile, #my-hand .taken, #table-wrap[data-gliding]')
+  && document.getAnimations().every((a) => a.playState !== 'running'
+    || a.effect.getComputedTiming().iterations === Infinity)"""
+
+
+def settle(page):
+    """Until the table is still, and still after two more frames (a new state's layout)."""
+    page.wait_for_function(SETTLED)
+    page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.wait_for_function(SETTLED)
 
 
 def until_deadline(seconds: float = MATCH_SECONDS):

@@ -10,6 +10,7 @@ from tests.browser.conftest import (
     in_language,
     needs_browser,
     new_game,
+    settle,
     shot,
     until_deadline,
 )
@@ -18,14 +19,6 @@ from tests.support import needs_services
 pytestmark = [needs_browser, needs_services]
 
 VIEWPORTS = [(1366, 768), (1280, 720), (390, 844), (360, 740)]
-
-SETTLED = """() => {
-  // Motion that ends (cards travelling, the giver's hand lifting, the three pulses
-  // beside "your turn") has ended; an endless animation would not count.
-  const moving = document.getAnimations().filter((a) =>
-    a.playState === 'running' && a.effect && a.effect.getComputedTiming().iterations !== Infinity);
-  return moving.length === 0;
-}"""
 
 BOXES = """() => {
   const box = (el) => { const r = el.getBoundingClientRect();
@@ -50,12 +43,6 @@ BOXES = """() => {
     letters: tags.map((t) => t.querySelector('.badge').textContent),
   };
 }"""
-
-
-def settle(page):
-    page.wait_for_function(SETTLED)
-    page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
-    page.wait_for_function(SETTLED)
 
 
 def assert_fits(found, what):

@@ -17,13 +17,13 @@ from tests.browser.conftest import (
     needs_browser,
     new_game,
     play_with_mouse,
+    settle,
     shot,
 )
 from tests.browser.test_table_geometry import (
     BY_THE_FAN,
     gap,
     overlap,
-    settle,
 )
 from tests.browser.test_together import _easy_room_where_the_computer_gives_the_joker, at_table
 from tests.support import needs_services

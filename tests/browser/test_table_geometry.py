@@ -17,6 +17,7 @@ from tests.browser.conftest import (
     needs_browser,
     new_game,
     play_with_mouse,
+    settle,
     shot,
 )
 from tests.lobby.test_replay import finished_round
@@ -27,9 +28,6 @@ pytestmark = [needs_browser, needs_services]
 LAPTOP = matrix.SIZES["laptop"]
 PHONE = matrix.SIZES["phone"]
 LOCALES = list(matrix.LOCALES)
-
-SETTLED = """() => document.getAnimations().every((a) => a.playState !== 'running'
-  || a.effect.getComputedTiming().iterations === Infinity)"""
 
 #: Every tag, fan, face-up card and the pile, as boxes in the viewport.
 BOXES = """() => {
@@ -49,12 +47,6 @@ BOXES = """() => {
     giver: document.getElementById('table-wrap').dataset.pickFrom,
   };
 }"""
-
-
-def settle(page):
-    page.wait_for_function(SETTLED)
-    page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
-    page.wait_for_function(SETTLED)
 
 
 def overlap(a, b, slack=0.5):
@@ -268,7 +260,7 @@ def test_screenshots_of_the_replay(replay_url, new_page, locale):
 TAG_WORDS = """() => [...document.querySelectorAll('.seat-tag')].map((t) => ({
   seat: Number(t.dataset.tagSeat),
   info: t.querySelector('.info')?.textContent || '',
-  ribbon: t.querySelector('.ribbon')?.textContent || '',
+  ribbon: t.querySelector('.ribbon')?.innerText || '',
 }))"""
 
 

@@ -2,7 +2,7 @@
 
 import { defaultCamera } from "../scene.js";
 import { $ } from "./page.js";
-import { moveCamera, place } from "./placement.js";
+import { moveCamera, place, stopGlide } from "./placement.js";
 import { view } from "./view.js";
 
 const DRAG_TURN = 5; // degrees, at most
@@ -36,7 +36,7 @@ export function turnOnDrag() {
       start.moved = true;
       view.camera.custom = true;
       view.dragging = true;
-      cancelAnimationFrame(view.tween);
+      stopGlide();
     }
     // A nudge, not a new view: a few degrees at most, less and less as the drag goes on,
     // and never tilted (your own hand would run off the screen).

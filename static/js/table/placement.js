@@ -12,6 +12,9 @@ import { nearSeat, view } from "./view.js";
 /** A stage narrower than this is a phone's: compact tags, the giver's hand shrunk in its
  * rows, the tags before the last move's line. */
 const PHONE_W = 480;
+/** How much farther (px) than from any hand the other tags keep from the odd card's
+ * holder's at a round's end. */
+const ODD_ROOM = 12;
 
 function t3(x, y, z, rest = "") {
   if (view.flat) return `translate(${x}px, ${y}px) ${rest.replace(/rotateX\([^)]*\)/g, "")}`;
@@ -224,6 +227,9 @@ function placeTags(project, W, H) {
   // (the names are in the result's standings just above).
   const ended = compact && view.state.round.over && !view.state.replay;
   for (const who of layer.querySelectorAll(".seat-tag .who")) who.classList.toggle("visually-hidden", ended);
+  // And a match's ribbon its short form ("1st" for "won the match").
+  for (const long of layer.querySelectorAll(".ribbon .long")) long.classList.toggle("visually-hidden", ended);
+  for (const short of layer.querySelectorAll(".ribbon .short")) short.hidden = !ended;
   // On a phone's narrow felt the tags come first: the last move's line shows only where no
   // tag needs its corner (else the panel below says it); on a laptop the tags keep clear of it.
   const line = $("table-line");
@@ -300,7 +306,12 @@ function placeTags(project, W, H) {
   const holder = view.state.round.over && Object.entries(view.fanBoxes).find(([, box]) => box.holder && box.cards);
   const first = holder ? boxes.filter((b) => b.tag.dataset.tagSeat === holder[0]) : [];
   if (first.length) separate(first, obstacles, W, H);
-  separate(boxes.filter((b) => !first.includes(b)), [...obstacles, ...first], W, H);
+  // The others keep a little farther from the holder's hand than from any other: the odd
+  // card's nearest tag is its holder's.
+  const apart = [...obstacles, ...first];
+  const held = holder && fanObstacles[holder[0]];
+  if (held) apart.push({ x: held.x - ODD_ROOM, y: held.y - ODD_ROOM, w: held.w + 2 * ODD_ROOM, h: held.h + 2 * ODD_ROOM });
+  separate(boxes.filter((b) => !first.includes(b)), apart, W, H);
   for (const b of boxes) b.tag.style.transform = `translate(${Math.round(b.x)}px, ${Math.round(b.y)}px)`;
   if (phone && line.offsetParent) {
     const r = line.getBoundingClientRect();
@@ -328,7 +339,9 @@ export function moveCamera(target) {
   }
   const from = { tilt: view.camera.tilt, spin: view.camera.spin };
   const start = performance.now();
-  cancelAnimationFrame(view.tween);
+  stopGlide();
+  // While it glides the table says so (``data-gliding``): no CSS animation tells it.
+  $("table-wrap").dataset.gliding = "";
   const step = (now) => {
     const t = clamp((now - start) / 450, 0, 1);
     const e = t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
@@ -336,8 +349,15 @@ export function moveCamera(target) {
     view.camera.spin = from.spin + (target.spin - from.spin) * e;
     place();
     if (t < 1) view.tween = requestAnimationFrame(step);
+    else stopGlide();
   };
   view.tween = requestAnimationFrame(step);
+}
+
+export function stopGlide() {
+  cancelAnimationFrame(view.tween);
+  view.tween = null;
+  delete $("table-wrap").dataset.gliding;
 }
 
 export function setView(name) {

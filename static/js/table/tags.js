@@ -58,23 +58,23 @@ function tagFor(seat) {
   // Where the seat finished. Once the match is over, the match's result (so that the tag
   // agrees with the banner: a resignation ends a match whatever the last round said);
   // before, the round's: a place (points), or the odd card's holder (both scorings).
-  let ribbon = "";
+  let ribbon = null;
   const match = view.state.match;
   if (match && match.over) {
     const mark = matchMark(seat.index);
     if (mark) {
-      ribbon = mark.text;
+      ribbon = mark;
       tag.classList.add(mark.tone);
     }
   } else if (odd && odd.holder === seat.index) {
-    ribbon = L.lostRoundNote;
+    ribbon = { text: L.lostRoundNote };
     tag.classList.add("lost");
     if (view.state.room.rules && view.state.room.rules.reverse) {
-      ribbon = L.wonRoundNote;
+      ribbon = { text: L.wonRoundNote };
       tag.classList.replace("lost", "won");
     }
   } else if (seat.place && !strikes()) {
-    ribbon = placeName(L, seat.place);
+    ribbon = { text: placeName(L, seat.place) };
     tag.classList.add(seat.place === 1 ? "first" : "placed");
   }
   const notes = presenceNotes(seat);
@@ -83,28 +83,49 @@ function tagFor(seat) {
   text.append(who, info);
   if (score && strikes()) text.append(strikeMarks(seat.score));
   tag.append(badge, text);
-  if (ribbon) {
-    const mark = document.createElement("span");
-    mark.className = "ribbon";
-    mark.textContent = ribbon;
-    tag.append(mark);
-  }
+  if (ribbon) tag.append(ribbonOf(ribbon));
   return tag;
 }
 
-/** A seat's ribbon once the match is over: ``{text, tone}`` or null. Who resigned, who won
- * the match; under points the others' places in the match, under strikes "lost the match". */
+/** A tag's ribbon (``{text, short}``): its words, and the short form, if any, that a
+ * crowded phone's tags show at a round's end (placement.js; the words stay for screen
+ * readers). */
+function ribbonOf(ribbon) {
+  const mark = document.createElement("span");
+  mark.className = "ribbon";
+  if (!ribbon.short) {
+    mark.textContent = ribbon.text;
+    return mark;
+  }
+  const long = document.createElement("span");
+  long.className = "long";
+  long.textContent = ribbon.text;
+  const short = document.createElement("span");
+  short.className = "short";
+  short.setAttribute("aria-hidden", "true");
+  short.hidden = true;
+  short.textContent = ribbon.short;
+  mark.append(long, short);
+  return mark;
+}
+
+/** A seat's ribbon once the match is over: ``{text, tone, short}`` or null. Who resigned,
+ * who won the match; under points the others' places in the match, under strikes "lost the
+ * match". ``short``: the same in a word or a place, for a crowded phone. */
 function matchMark(index) {
   const match = view.state.match;
   const by = match.ended_by;
+  const points = match.scoring !== "strikes";
   if (by && by.how === "resign" && by.seat === index) return { text: L.resignedNote, tone: "lost" };
-  if ((match.winners || []).includes(index)) return { text: L.wonMatchNote, tone: "won" };
+  if ((match.winners || []).includes(index)) {
+    return { text: L.wonMatchNote, tone: "won", short: points ? placeName(L, 1) : L.wonNote };
+  }
   if (!(match.losers || []).includes(index)) return null;
   const order = match.standings || [];
-  if (match.scoring !== "strikes" && order.includes(index)) {
+  if (points && order.includes(index)) {
     return { text: placeName(L, order.indexOf(index) + 1), tone: "placed" };
   }
-  return { text: L.lostMatchNote, tone: "lost" };
+  return { text: L.lostMatchNote, tone: "lost", short: L.lostNote };
 }
 
 export function strikeMarks(count) {

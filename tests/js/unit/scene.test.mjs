@@ -382,6 +382,17 @@ test("separate moves nothing that overlaps nothing, and moves a tag only a littl
   const gapY = Math.max(0, fan.y - (tag.y + tag.h), tag.y - (fan.y + fan.h));
   assert.ok(Math.hypot(gapX, gapY) <= 10, "it rests beside its fan");
 
+  // A tag left clear but far from its own fan (pushed along a row of others on a crowded
+  // phone) comes back beside it, where nothing lies.
+  const mine = { x: 100, y: 200, w: 30, h: 40 };
+  const far = { x: 250, y: 205, w: 80, h: 20, own: mine };
+  separate([far], [mine], 400, 400);
+  const gapFar = Math.hypot(
+    Math.max(0, mine.x - (far.x + far.w), far.x - (mine.x + mine.w)),
+    Math.max(0, mine.y - (far.y + far.h), far.y - (mine.y + mine.h)),
+  );
+  assert.ok(gapFar <= 48 && !boxesOverlap(far, mine), `it came back beside its fan (${gapFar} px)`);
+
   // A box pushed off the stage's edge comes back in.
   const off = [{ x: -50, y: 390, w: 60, h: 20 }];
   separate(off, [], 400, 400);

@@ -84,13 +84,15 @@ function state({ seats = [0, 1, 2, 3].map((i) => seat(i)), you = [0], scoring = 
   };
 }
 
-/** The tags drawn, by seat: {tag, who, info, ribbon, marks}. */
+/** The tags drawn, by seat: {tag, who, info, ribbon, short, marks} (``ribbon``: its words;
+ * ``short``: the short form a crowded phone shows at a round's end, if any). */
 function drawn() {
   const tags = {};
   for (const tag of [...page["near-tag"].children, ...page["seat-tags"].children]) {
     if (!tag.classList.contains("seat-tag")) continue;
     tags[tag.dataset.tagSeat] = {
-      tag, who: tag.find("who").textContent, info: tag.find("info"), ribbon: tag.find("ribbon")?.textContent ?? "",
+      tag, who: tag.find("who").textContent, info: tag.find("info"), ribbon: (tag.find("long") ?? tag.find("ribbon"))?.textContent ?? "",
+      short: tag.find("short")?.textContent,
       marks: tag.find("strikes"),
     };
   }
@@ -243,12 +245,15 @@ test("once the match is over a tag tells the match's result, not the last round'
   assert.equal(tags[2].ribbon, "won the match");
   assert.equal(tags[0].ribbon, "2nd", "under points the others read their place in the match");
   assert.equal(tags[1].ribbon, "4th");
+  assert.deepEqual([tags[2].short, tags[0].short], ["1st", undefined], "short: the winner's place");
   view.state = state({ seats, scoring: "strikes", round: { over: true, ranking: [0, 1, 3, 2], hands: { 2: ["QS"] } } });
   view.state.match = { number: 1, scoring: "strikes", over: true, winners: [0, 1, 3], losers: [2] };
   renderTags();
   tags = drawn();
   assert.equal(tags[2].ribbon, "lost the match");
   assert.equal(tags[0].ribbon, "won the match");
+  assert.deepEqual([tags[2].short, tags[0].short], ["lost", "won"], "short, under strikes: a word");
+  assert.ok(tags[0].tag.find("short").hidden, "the short form waits for a crowded phone");
 });
 
 test("presenceNotes: a seat covered because its human left the previous match reads left, not covered", () => {
