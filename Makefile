@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test test-fast test-matrix prod lint format lock fairness bench bench-load bench-page soak messages
+.PHONY: run test test-fast test-matrix screenshots prod lint format lock fairness bench bench-load bench-page soak messages
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -68,7 +68,12 @@ test-fast: $(TEST_STAMP)
 # scheme (tests/matrix.py) instead of the pairs `make test` runs: before resolving an issue
 # that changes templates, CSS or the table's scripts.
 test-matrix:
-	TEST_MATRIX=full $(MAKE) test
+	TEST_MATRIX=full SCREENSHOT_DIR=test-artifacts/screenshots $(MAKE) test
+
+# The browser tests (in pairs) with the screenshots of what they saw, for a person to look
+# at; `make test` takes none (tests/browser/conftest.py: SCREENSHOTS).
+screenshots: $(TEST_STAMP)
+	SCREENSHOT_DIR=test-artifacts/screenshots $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal -m browser $(PYTEST_ARGS)
 
 # The site for real: nginx (TLS, static files) in front of Daphne processes, PostgreSQL and
 # Redis; see docs/operations.md. scripts/prod.sh start|stop|status runs it in the background.

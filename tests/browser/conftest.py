@@ -1,6 +1,7 @@
 """Playwright driving Debian's Chromium headless shell against a real server process."""
 
 import asyncio
+import contextlib
 import os
 import re
 import shutil
@@ -54,7 +55,11 @@ def _every_poll_ms(wait):
 
 Page.wait_for_function = _every_poll_ms(Page.wait_for_function)
 
-SCREENSHOTS = os.environ.get("SCREENSHOT_DIR", "test-artifacts/screenshots")
+#: Where the browser tests leave screenshots of what they saw, for a person to look at
+#: (``make screenshots``, ``make test-matrix``). Unset (``make test``, CI), none are taken:
+#: each full page costs about 0.8 CPU-s, a sixth of the browser tests' CPU, and no check
+#: reads them.
+SCREENSHOTS = os.environ.get("SCREENSHOT_DIR", "")
 
 
 @pytest.fixture(scope="session")
@@ -189,9 +194,17 @@ def new_page(browser):
     return make  # fixture ``browser`` closes the contexts
 
 
-def shot(page, name: str) -> None:
+def shot(page, name: str, *, of: str | None = None, full_page: bool = True) -> None:
+    """A screenshot ``name``.png in SCREENSHOTS, if screenshots are asked for: of the whole
+    page, of the screen as seen (``full_page=False``), or of the element ``of`` selects."""
+    if not SCREENSHOTS:
+        return
     os.makedirs(SCREENSHOTS, exist_ok=True)
-    page.screenshot(path=os.path.join(SCREENSHOTS, f"{name}.png"), full_page=True)
+    path = os.path.join(SCREENSHOTS, f"{name}.png")
+    if of:
+        page.locator(of).screenshot(path=path)
+    else:
+        page.screenshot(path=path, full_page=full_page)
 
 
 PASSWORD = "a-browser-password-42"
@@ -326,6 +339,43 @@ def play_with_mouse(page):
                 continue
             answered(page, chosen)
     raise AssertionError("the match did not end")
+
+
+def fast_forward(page, *, cards: int = 2) -> None:
+    """The draws of the page's seat, made for it through the services (the engine and the
+    broadcast any draw goes through; the server's computers draw their turns between) until
+    its hand holds at most ``cards`` cards or the round is over; then the table settles.
+    For a test that looks at a round's last draws or its end, not at the ones before: the
+    page plays them all as they come, but quicker than by the mouse."""
+    code = re.search(r"/r/([A-Z0-9]+)/", page.url).group(1)
+    in_a_thread(_draw_until, code, cards)
+    settle(page)
+
+
+def _draw_until(code: str, cards: int) -> None:
+    from games import selectors, services
+    from games.errors import ActionError
+    from games.identity import Actor
+    from games.models import Room
+
+    room = Room.objects.get(code=code)
+    (seat,) = room.seats.filter(is_computer=False)
+    actor = Actor(user_id=seat.user_id, guest=seat.guest)
+    seen = None
+    for _ in until_deadline():
+        state = selectors.snapshot(room.pk)
+        rnd = state["round"]
+        if rnd["over"] or len(rnd["state"]["hands"][seat.index]) <= cards:
+            return
+        if state["version"] == seen:
+            time.sleep(0.02)  # the computer's turn, on the server: until the version moves
+            continue
+        seen = state["version"]
+        if rnd["state"]["drawer"] == seat.index:
+            with contextlib.suppress(ActionError):  # the table moved on meanwhile: look again
+                services.draw(room_id=room.pk, actor=actor, position=0)
+            seen = None
+    raise AssertionError("the round did not come near its end")
 
 
 def join_by_invitation(page, site, invite: str, name: str, *, sign_up_first=False) -> None:

@@ -2,19 +2,17 @@
 in the table's settings, the one pressed the room's speed, a change said in the polite
 live region and kept through a reload; screenshots in three languages at both sizes."""
 
-import os
-
 from playwright.sync_api import expect
 
 from games.models import Room
 from tests import matrix
 from tests.browser.conftest import (
     HTML_LANG,
-    SCREENSHOTS,
     in_a_thread,
     in_language,
     needs_browser,
     new_game,
+    shot,
 )
 from tests.support import needs_services
 
@@ -52,9 +50,7 @@ def test_the_host_slows_the_computer_from_the_table(site, new_page, locale, size
     # What the player sees there: the viewport (a full-page shot would draw the sticky
     # header where the page was scrolled to).
     setting.scroll_into_view_if_needed()
-    os.makedirs(SCREENSHOTS, exist_ok=True)
-    name = f"computer-speed-{HTML_LANG[locale]}-{viewport['width']}.png"
-    page.screenshot(path=os.path.join(SCREENSHOTS, name))
+    shot(page, f"computer-speed-{HTML_LANG[locale]}-{viewport['width']}", full_page=False)
     page.reload()
     expect(page.locator("#speed-setting button[aria-pressed=true]")).to_have_attribute(
         "data-speed", "slow"

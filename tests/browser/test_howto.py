@@ -3,12 +3,10 @@ by itself once, on a person's first table; a labelled modal dialog that takes th
 and gives it back, closed by its button or Escape; opened again from the table and the
 rules page; and it fits a phone and a laptop in every language."""
 
-import os
-
 from playwright.sync_api import expect
 
 from tests import matrix
-from tests.browser.conftest import SCREENSHOTS, in_language, needs_browser, new_game
+from tests.browser.conftest import in_language, needs_browser, new_game, shot
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
@@ -79,8 +77,7 @@ def test_how_to_play_fits_the_screen_without_scrolling(site, new_page, locale, s
     )
     for step in dialog.locator(".howto-steps li").all():
         assert step.bounding_box()["y"] + step.bounding_box()["height"] <= view["height"]
-    os.makedirs(SCREENSHOTS, exist_ok=True)  # the screen as seen, not the whole page
-    page.screenshot(path=os.path.join(SCREENSHOTS, f"howto-{locale}-{size}-{scheme}.png"))
+    shot(page, f"howto-{locale}-{size}-{scheme}", full_page=False)  # the screen as seen
 
 
 @matrix.parametrize("scheme")
@@ -93,7 +90,6 @@ def test_the_open_how_to_play_on_a_first_table_has_no_serious_axe_violations(
     new_game(page, site, players="2")
     expect(page.get_by_role("dialog", name="How to play")).to_be_visible()
     assert serious(page) == []
-    os.makedirs(SCREENSHOTS, exist_ok=True)
-    page.screenshot(path=os.path.join(SCREENSHOTS, f"howto-first-table-phone-{scheme}.png"))
+    shot(page, f"howto-first-table-phone-{scheme}", full_page=False)
     page.keyboard.press("Escape")
-    page.screenshot(path=os.path.join(SCREENSHOTS, f"howto-table-after-phone-{scheme}.png"))
+    shot(page, f"howto-table-after-phone-{scheme}", full_page=False)

@@ -7,6 +7,7 @@ import pytest
 
 from tests.browser.conftest import (
     TURN_MS,
+    fast_forward,
     in_language,
     needs_browser,
     new_game,
@@ -137,6 +138,7 @@ def both_sizes(page, name):
 
 
 def play_to_the_round_end(page):
+    fast_forward(page)
     for _ in until_deadline():
         page.wait_for_function(TURN_OR_RESULT, timeout=TURN_MS)
         if page.locator("#result").is_visible():

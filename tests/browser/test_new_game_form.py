@@ -2,7 +2,6 @@
 of playing, names the players of a same-device game, and the invitation page lets a
 newcomer sit down; both pages photographed in each language at laptop and phone size."""
 
-import os
 import re
 
 import pytest
@@ -10,7 +9,7 @@ from playwright.sync_api import expect
 
 from games.models import Room
 from tests import matrix
-from tests.browser.conftest import SCREENSHOTS, in_language, needs_browser, shot, sign_up
+from tests.browser.conftest import in_language, needs_browser, shot, sign_up
 from tests.browser.test_accessibility import serious
 from tests.support import needs_services
 
@@ -287,18 +286,14 @@ def test_screenshots_of_the_balanced_deal_on_the_rules_and_fairness_pages(site, 
     unstick = "document.querySelector('.site-header').style.position = 'static'"
     page.evaluate(unstick)
     expect(page.locator("table.balanced")).to_contain_text("13-10-10-10-10")
-    page.locator(".balanced-deal").screenshot(
-        path=os.path.join(SCREENSHOTS, f"rules-balanced-deal-{locale}-phone.png")
-    )
+    shot(page, f"rules-balanced-deal-{locale}-phone", of=".balanced-deal")
     page.goto(f"{site}/fairness/")
     page.evaluate(unstick)
     page.locator("#fair-babanuki-5 summary").click()
     expect(page.locator("#fair-babanuki-5")).to_contain_text("13-10-10-10-10")
     for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
         page.set_viewport_size(viewport)
-        page.locator("#fair-babanuki-5").screenshot(
-            path=os.path.join(SCREENSHOTS, f"fairness-babanuki-5-{locale}-{size}.png")
-        )
+        shot(page, f"fairness-babanuki-5-{locale}-{size}", of="#fair-babanuki-5")
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -314,6 +309,4 @@ def test_screenshots_of_the_forms_deal_line(site, new_page, locale):
         page.set_viewport_size(viewport)
         page.evaluate("window.scrollTo(0, 0)")  # the sticky header at the top of the shot
         shot(page, f"new-game-balanced-{locale}-{size}")
-        page.locator("form.new-game .deal").screenshot(
-            path=os.path.join(SCREENSHOTS, f"new-game-balanced-deal-{locale}-{size}.png")
-        )
+        shot(page, f"new-game-balanced-deal-{locale}-{size}", of="form.new-game .deal")

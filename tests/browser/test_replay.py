@@ -8,7 +8,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import in_a_thread, needs_browser, new_game, play_with_mouse
+from tests.browser.conftest import (
+    fast_forward,
+    in_a_thread,
+    needs_browser,
+    new_game,
+    play_with_mouse,
+)
 from tests.browser.test_layout import LAPTOP, both_sizes
 from tests.lobby.test_replay import finished_round, todays_start
 from tests.lobby.test_replay_marks import marked_step
@@ -20,6 +26,7 @@ pytestmark = [needs_browser, needs_services]
 def test_replay_verifies_the_deal_and_steps_with_the_keyboard(site, new_page):
     page = new_page()
     new_game(page, site, players="2")
+    fast_forward(page)
     play_with_mouse(page)
     page.reload()
     page.get_by_role("link", name=re.compile(r"Replay round 1")).click()
@@ -64,6 +71,7 @@ def tamper_replay(page, change) -> None:
 def test_a_tampered_deal_is_not_verified(site, new_page):
     page = new_page()
     new_game(page, site, players="2")
+    fast_forward(page)
     play_with_mouse(page)
     page.reload()
     link = page.get_by_role("link", name=re.compile(r"Replay round 1")).get_attribute("href")

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from tests import matrix
 from tests.browser.conftest import (
     TURN_MS,
+    fast_forward,
     in_language,
     match_over,
     needs_browser,
@@ -114,6 +115,7 @@ def test_each_event_plays_its_cue_on_the_audio_graph_and_the_switch_off_starts_n
     page.locator("#react-menu [data-reaction]").first.click()
     page.wait_for_function(CUE_STARTED, arg="reaction", timeout=TURN_MS)
     started = len(sound_log(page)["states"])
+    fast_forward(page)
     play_with_mouse(page)
     page.wait_for_timeout(300)
     log = sound_log(page)
@@ -155,6 +157,7 @@ def test_each_event_plays_its_cue_on_the_audio_graph_and_the_switch_off_starts_n
     silent_from = page.evaluate(NODES)
     page.locator("#result-actions button").click()  # a rematch
     page.wait_for_function("() => document.getElementById('result').hidden", timeout=TURN_MS)
+    fast_forward(page)
     play_with_mouse(page)
     page.wait_for_timeout(500)
     log = sound_log(page)
@@ -225,6 +228,7 @@ def test_no_cue_plays_while_the_page_is_hidden(site, new_page):
         }"""
     )
     gesture(page)
+    fast_forward(page)
     play_with_mouse(page)
     page.wait_for_timeout(300)
     log = sound_log(page)

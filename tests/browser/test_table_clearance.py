@@ -5,14 +5,12 @@ its own seat and the odd card by its holder's tag; a computer's face bubble leav
 result screen and never leaves the screen; the card set aside shows whole beside the pile,
 its corner index in sight and its label beside it."""
 
-import os
-
 import pytest
 from playwright.sync_api import expect
 
 from tests import matrix
 from tests.browser.conftest import (
-    SCREENSHOTS,
+    fast_forward,
     in_a_thread,
     needs_browser,
     new_game,
@@ -60,8 +58,7 @@ ENDING = """() => {
 
 def table_shot(page, name):
     """The table alone, at its size on the screen (the page's shot is scaled down to view)."""
-    os.makedirs(SCREENSHOTS, exist_ok=True)
-    page.locator("#table-wrap").screenshot(path=os.path.join(SCREENSHOTS, f"{name}-table.png"))
+    shot(page, f"{name}-table", of="#table-wrap")
 
 
 def centre(b):
@@ -93,6 +90,7 @@ def test_at_a_rounds_end_on_a_phone_with_eight_seats_each_tag_and_the_odd_card_r
 ):
     page = new_page(hurried=True, viewport=PHONE)
     new_game(page, site, variant=variant, players="8")
+    fast_forward(page)
     play_with_mouse(page)
     settle(page)
     shot(page, f"round-end-8-seats-360-{variant}")
@@ -131,6 +129,7 @@ def test_the_card_set_aside_shows_whole_beside_the_pile_its_label_beside_it_but_
 ):
     page = new_page(hurried=True, viewport=LAPTOP)
     new_game(page, site, variant=variant, players=seats)
+    fast_forward(page)
     play_with_mouse(page)
     for viewport in (LAPTOP, PHONE):
         page.set_viewport_size(viewport)

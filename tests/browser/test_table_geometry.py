@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from tests import matrix
 from tests.browser.conftest import (
     TURN_MS,
+    fast_forward,
     in_a_thread,
     needs_browser,
     new_game,
@@ -271,6 +272,7 @@ def test_once_the_match_is_over_the_tags_tell_the_match_as_the_banner_does(site,
     your tag said "lost")."""
     page = new_page(hurried=True, viewport=LAPTOP)
     new_game(page, site, players="3")
+    fast_forward(page)
     play_with_mouse(page)
     settle(page)
     tags = page.evaluate(TAG_WORDS)
@@ -313,6 +315,7 @@ def test_every_seat_has_one_short_name(site, new_page):
         )
         # The seat's name is the same on its tag.
         expect(page.locator(f'.seat-tag[data-tag-seat="{i}"] .who')).to_have_text(name)
+    fast_forward(page)
     play_with_mouse(page)
     page.reload()
     page.locator("#history a[href*='/replay/']").first.click()
