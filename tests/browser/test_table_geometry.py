@@ -224,23 +224,24 @@ def replay_positions(page):
     return total
 
 
-def test_replay_hands_are_never_under_a_tag_nor_cut_off(replay_url, new_page):
-    page = new_page(hurried=True, viewport=LAPTOP)
+# Each size and view a test of its own: some 40 moves each, so that workers share them.
+@pytest.mark.parametrize("view", ["angled", "top"])
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+def test_replay_hands_are_never_under_a_tag_nor_cut_off(replay_url, new_page, size, view):
+    viewport = matrix.SIZES[size]
+    page = new_page(hurried=True, viewport=viewport)
     page.goto(replay_url)
     page.wait_for_selector("#seats-ring .card", timeout=TURN_MS)
     total = replay_positions(page)
-    for viewport in (LAPTOP, PHONE):
-        page.set_viewport_size(viewport)
-        for view in ("angled", "top"):
-            page.locator(f".view-switch button[data-view={view}]").click()
-            page.locator("#replay-start").click()
-            for step in range(total + 1):
-                expect(page.locator("#replay-position")).to_have_text(f"{step} / {total}")
-                settle(page)
-                what = f"{viewport['width']}px, {view}, move {step}"
-                assert_replay_hands_in_sight(page.evaluate(BOXES), what)
-                if step < total:
-                    page.locator("#replay-forward").click()
+    page.locator(f".view-switch button[data-view={view}]").click()
+    page.locator("#replay-start").click()
+    for step in range(total + 1):
+        expect(page.locator("#replay-position")).to_have_text(f"{step} / {total}")
+        settle(page)
+        what = f"{viewport['width']}px, {view}, move {step}"
+        assert_replay_hands_in_sight(page.evaluate(BOXES), what)
+        if step < total:
+            page.locator("#replay-forward").click()
 
 
 @pytest.mark.parametrize("locale", LOCALES)
