@@ -19,6 +19,7 @@ from tests.browser.conftest import (
     new_game,
     play_with_mouse,
     shot,
+    until_deadline,
 )
 from tests.support import needs_services
 
@@ -188,7 +189,10 @@ def test_the_odd_card_arriving_and_leaving_plays_its_own_motif(site, new_page):
     new_game(page, site, players="2")
     page.wait_for_function("() => window.__sound.states.length > 0")
     gesture(page)
-    for _ in range(8):  # matches, until the joker has come to you and left you
+    # Matches, until the joker has come to you and left you: a two-seat round is short
+    # (some eight draws) and in most the joker never leaves you (7 of 8 in one run
+    # here), so eight matches were not always enough (2 failures in the last 12 runs).
+    for _ in until_deadline():
         play_with_mouse(page)
         odd = [s for s in sound_log(page)["states"] if s["odd"]]
         if {s["drawer"] in s["you"] for s in odd} == {True, False}:
@@ -197,7 +201,7 @@ def test_the_odd_card_arriving_and_leaving_plays_its_own_motif(site, new_page):
         page.wait_for_function("() => document.getElementById('result').hidden", timeout=TURN_MS)
     log = sound_log(page)
     odd = [s for s in log["states"] if s["odd"]]
-    assert {s["drawer"] in s["you"] for s in odd} == {True, False}, "in eight matches"
+    assert {s["drawer"] in s["you"] for s in odd} == {True, False}, "before the deadline"
     for state in odd:
         arrive, leave = near(log, state, "oddArrive"), near(log, state, "oddLeave")
         if state["drawer"] in state["you"]:
