@@ -170,7 +170,12 @@ function pickObstacles(g) {
     if (!spot || seat.index === view.state.round.giver || !seat.count) continue;
     const k = seat.count;
     const step = fanStep(spot.cw, spot.maxFan, k);
-    boxes.push(lyingCorners({ x: spot.x, y: spot.y, w: spot.cw + step * (k - 1), h: spot.ch, rot: spot.rot }));
+    // Its end cards are turned (place(): 5 degrees a card from the middle), so they
+    // reach past the fan's box by up to a card's height times the sine, sideways, and its
+    // width times it, up and down.
+    const turn = Math.sin((Math.min(30, ((k - 1) / 2) * 5) * Math.PI) / 180);
+    const w = spot.cw + step * (k - 1) + spot.ch * turn;
+    boxes.push(lyingCorners({ x: spot.x, y: spot.y, w, h: spot.ch + spot.cw * turn, rot: spot.rot }));
   }
   const pl = g.pile;
   if (view.state.round.discards.length) {
