@@ -294,7 +294,8 @@ export function fit(g, project, W, H, margin = 6) {
  * off each other and off the obstacles, inside a W x H stage, each as little as it can: every box in turn takes the
  * cheapest of the places that clear what it overlaps (overlap costs far more than
  * distance), until none can do better; one still overlapping then takes the nearest clear
- * spot of a fine grid round its own fan, if there is one. */
+ * spot of a fine grid round its own fan, if there is one (or, with ``onOwn``, one on the
+ * fan's own edge). */
 export function separate(boxes, obstacles, W, H, margin = 4, gap = 3) {
   const area = (a, b) => {
     const x = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x) + gap;
@@ -375,10 +376,9 @@ export function separate(boxes, obstacles, W, H, margin = 4, gap = 3) {
     Math.max(0, o.x - (a.x + a.w), a.x - (o.x + o.w)),
     Math.max(0, o.y - (a.y + a.h), a.y - (o.y + o.h)),
   );
-  for (const b of boxes) {
-    const others = [...obstacles, ...boxes.filter((o) => o !== b)];
-    if (!others.some((o) => area(b, o)) && !(b.own && apart(b, b.own) > NEAR)) continue;
-    const home = b.own || { x: b.ax, y: b.ay, w: b.w, h: b.h };
+  // Where no such spot exists and the tag may cover its own fan (``b.onOwn``: its cards
+  // lie face down), it rests on the fan's edge instead: by its own cards, on no one else's.
+  const nearest = (b, home, others) => {
     let best = null;
     let bestDistance = Infinity;
     const [x0, y0] = keepIn(b, home.x - b.w - NEAR, home.y - b.h - NEAR);
@@ -394,6 +394,14 @@ export function separate(boxes, obstacles, W, H, margin = 4, gap = 3) {
         }
       }
     }
+    return best;
+  };
+  for (const b of boxes) {
+    const others = [...obstacles, ...boxes.filter((o) => o !== b)];
+    if (!others.some((o) => area(b, o)) && !(b.own && apart(b, b.own) > NEAR)) continue;
+    const home = b.own || { x: b.ax, y: b.ay, w: b.w, h: b.h };
+    const best = nearest(b, home, others)
+      || (b.own && b.onOwn ? nearest(b, home, others.filter((o) => o !== b.own)) : null);
     if (best) [b.x, b.y] = best;
   }
 }

@@ -302,9 +302,14 @@ function placeTags(project, W, H) {
     const r = el.getBoundingClientRect();
     obstacles.push({ x: r.left - stage.left, y: r.top - stage.top, w: r.width, h: r.height });
   }
+  // In play the hands at the seats lie face down: on a crowded phone a tag with no clear
+  // spot beside its fan may rest on that fan's edge (separate: ``onOwn``).
+  const faceDown = !view.state.round.over && !view.state.replay;
   for (const b of boxes) {
-    if (b.tag.dataset.tagSeat) b.own = fanObstacles[b.tag.dataset.tagSeat];
-    else if (b.tag.classList.contains("caption") && asideOnScreen) b.own = asideOnScreen;
+    if (b.tag.dataset.tagSeat) {
+      b.own = fanObstacles[b.tag.dataset.tagSeat];
+      b.onOwn = faceDown;
+    } else if (b.tag.classList.contains("caption") && asideOnScreen) b.own = asideOnScreen;
   }
   // The odd card's holder's tag finds its place first, and the others keep clear of it: the
   // loser must not look like someone else.

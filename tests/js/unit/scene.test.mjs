@@ -398,3 +398,29 @@ test("separate moves nothing that overlaps nothing, and moves a tag only a littl
   separate(off, [], 400, 400);
   assert.deepEqual([off[0].x, off[0].y], [4, 376]);
 });
+
+test("separate rests a tag with no clear spot beside its face-down fan on that fan's edge, and only then", () => {
+  // A crowded phone's left side (8 seats, seen in a test): the tag's fan below two
+  // neighbours' fans, the pile and another tag to its right, the giver's lifted hand below;
+  // nothing clear lies within reach.
+  const mine = { x: 37, y: 338, w: 57, h: 73 };
+  const obstacles = [
+    mine, { x: 49, y: 278, w: 70, h: 73 }, { x: 88, y: 238, w: 67, h: 56 },
+    { x: 136, y: 318, w: 72, h: 44 }, { x: 4, y: 415, w: 352, h: 80 },
+  ];
+  const neighbour = { x: 122, y: 367, w: 69, h: 27 };
+  const stranded = () => ({ x: 9, y: 248, w: 75, h: 27, own: mine });
+  const apartFrom = (a, o) => Math.hypot(
+    Math.max(0, o.x - (a.x + a.w), a.x - (o.x + o.w)),
+    Math.max(0, o.y - (a.y + a.h), a.y - (o.y + o.h)),
+  );
+  const kept = stranded();
+  separate([kept, { ...neighbour }], obstacles, 360, 520);
+  assert.ok(apartFrom(kept, mine) > 48, "without onOwn it stays where it was");
+
+  const onIt = { ...stranded(), onOwn: true };
+  const other = { ...neighbour };
+  separate([onIt, other], obstacles, 360, 520);
+  assert.equal(apartFrom(onIt, mine), 0, "it rests on its own fan");
+  for (const o of [...obstacles.slice(1), other]) assert.ok(!boxesOverlap(onIt, o), "and on nothing else");
+});
