@@ -124,7 +124,7 @@ LONG_LAST_MOVE = """() => {
 
 
 @pytest.mark.parametrize(("variant", "seats"), [("old_maid", "2"), ("jijinuki", "8")])
-def test_the_card_set_aside_shows_whole_beside_the_pile_its_label_beside_it_but_on_a_crowded_phone(
+def test_the_card_set_aside_shows_whole_beside_the_pile_with_its_label_beside_it(
     site, new_page, variant, seats
 ):
     page = new_page(hurried=True, viewport=LAPTOP)
@@ -152,12 +152,14 @@ def test_the_card_set_aside_shows_whole_beside_the_pile_its_label_beside_it_but_
                 f"{what}: the set-aside card under a card {card}"
             )
             assert not overlap(caption, card, slack=1), f"{what}: its label on a card {card}"
-        # On an 8-seat phone the tags come first: the label takes the nearest free spot, which
-        # can be a card's width or more away (seen: 102 px). Known, left for issue 33's layout.
+        # Its label finds its place before the seats' tags (on an 8-seat phone it was
+        # 102 px away), and they rest by their seats; but on an 8-seat phone, where the
+        # result leaves the felt 313 px high and the card set aside lies on it too, a tag can
+        # rest 69-81 px from its seat (5 deals of 12, before the label came first as after).
+        # Known, left: the layout of the round's end on a crowded phone wants its own change.
+        assert gap(caption, aside) <= 12, f"{what}: its label is {gap(caption, aside):.0f} px away"
         if not (seats == "8" and viewport is PHONE):
-            assert gap(caption, aside) <= 12, (
-                f"{what}: its label is {gap(caption, aside):.0f} px away"
-            )
+            assert_tags_at_their_seats(found, what)
         stage = found["stage"]
         assert aside["x"] >= stage["x"] and aside["right"] <= stage["right"], what
         assert aside["y"] >= stage["y"] and aside["bottom"] <= stage["bottom"], what

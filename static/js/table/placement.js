@@ -313,8 +313,9 @@ function placeTags(project, W, H) {
   }
   // The odd card's holder's tag finds its place first, and the others keep clear of it: the
   // loser must not look like someone else.
+  // The card set aside's label, too: it names the card it lies under, and nothing else would.
   const holder = view.state.round.over && Object.entries(view.fanBoxes).find(([, box]) => box.holder && box.cards);
-  const first = holder ? boxes.filter((b) => b.tag.dataset.tagSeat === holder[0]) : [];
+  const first = boxes.filter((b) => (holder && b.tag.dataset.tagSeat === holder[0]) || b.own === asideOnScreen);
   if (first.length) separate(first, obstacles, W, H);
   // The others keep a little farther from the holder's hand than from any other: the odd
   // card's nearest tag is its holder's.
