@@ -21,6 +21,7 @@ from tests.browser.conftest import (
     settle,
     shot,
 )
+from tests.browser.test_layout import BOXES as LAYOUT
 from tests.lobby.test_replay import finished_round
 from tests.support import needs_services
 
@@ -284,6 +285,9 @@ def test_once_the_match_is_over_the_tags_tell_the_match_as_the_banner_does(site,
     for tag in tags:
         assert not re.search(r"\b(won|lost)\b", tag["info"]), tag
         assert "round" not in tag["ribbon"], tag
+    # A computer's tag carries its level too: "won the match" beside it cut its name short.
+    cut = page.evaluate(LAYOUT)["cut"]
+    assert not cut, f"cut text in a name tag: {cut}"
     winners = [t for t in tags if t["ribbon"] == "won the match"]
     assert len(winners) == 1, tags
     assert sorted(t["ribbon"] for t in tags if t not in winners) == ["2nd", "3rd"], tags
