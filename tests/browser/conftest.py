@@ -322,13 +322,26 @@ def answered(page, element) -> None:
         page.wait_for_function("el => !el.isConnected", arg=element, timeout=TURN_MS)
 
 
-def play_with_mouse(page):
+def round_over(page) -> bool:
+    return page.locator("#result").is_visible()
+
+
+#: A card to draw, or the result up (the round's end, or the match's).
+WAIT_FOR_TURN_OR_RESULT = (
+    "sel => document.querySelector(sel) || !document.getElementById('result').hidden"
+)
+
+
+def play_with_mouse(page, *, until=match_over):
+    """Draw by clicking each card twice (choose, then draw) until the match is over, or
+    with ``until=round_over`` the round."""
+    wait = WAIT_FOR_TURN if until is match_over else WAIT_FOR_TURN_OR_RESULT
     for _ in until_deadline():
-        if match_over(page):
+        if until(page):
             return
-        page.wait_for_function(WAIT_FOR_TURN, arg="#giver-hand .card", timeout=TURN_MS)
+        page.wait_for_function(wait, arg="#giver-hand .card", timeout=TURN_MS)
         cards = page.locator("#giver-hand .card")
-        if cards.count() and not match_over(page):
+        if cards.count() and not until(page):
             card = cards.nth(cards.count() // 2)
             try:
                 card.click(timeout=2000)  # choose: it glows
@@ -337,7 +350,7 @@ def play_with_mouse(page):
             except Exception:  # the table moved on between the two clicks; look again
                 continue
             answered(page, chosen)
-    raise AssertionError("the match did not end")
+    raise AssertionError(f"{until.__name__} never came")
 
 
 def fast_forward(page, *, cards: int = 2) -> None:

@@ -6,14 +6,16 @@ never cut their text; and every seat's letter differs from the others'."""
 import pytest
 
 from tests.browser.conftest import (
+    SCREENSHOTS,
     TURN_MS,
     fast_forward,
     in_language,
     needs_browser,
     new_game,
+    play_with_mouse,
+    round_over,
     settle,
     shot,
-    until_deadline,
 )
 from tests.support import needs_services
 
@@ -122,12 +124,12 @@ GAMES = {
     "ja-JP": ("jijinuki", {"rounds": "1"}),
     "zh-CN": ("old_maid", {"strike_limit": "1"}),
 }
-TURN_OR_RESULT = (
-    "() => document.querySelector('#giver-hand .card') || !document.getElementById('result').hidden"
-)
 
 
 def both_sizes(page, name):
+    """Screenshots at both sizes, when they are asked for (else the page stays as it is)."""
+    if not SCREENSHOTS:
+        return
     for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
         page.set_viewport_size(viewport)
         page.evaluate("scrollTo(0, 0)")
@@ -139,19 +141,7 @@ def both_sizes(page, name):
 
 def play_to_the_round_end(page):
     fast_forward(page)
-    for _ in until_deadline():
-        page.wait_for_function(TURN_OR_RESULT, timeout=TURN_MS)
-        if page.locator("#result").is_visible():
-            return
-        cards = page.locator("#giver-hand .card")
-        if cards.count():
-            card = cards.nth(cards.count() // 2)
-            try:
-                card.click(timeout=2000)
-                card.click(timeout=2000)
-            except Exception:  # the table moved on between the clicks
-                continue
-    raise AssertionError("the round did not end")
+    play_with_mouse(page, until=round_over)
 
 
 @pytest.mark.parametrize("locale", list(GAMES))
