@@ -224,8 +224,10 @@ function placeTags(project, W, H) {
   const layer = $("seat-tags");
   // A crowded table on a phone: the tags keep to the badge and the name, so each one fits
   // beside its fan (the rest is still there for screen readers, and in the seats panel).
+  // So does a replay's there at any size of table: its hands lie face up, wider, and show
+  // how many cards each holds.
   const phone = W < PHONE_W;
-  const compact = view.state.seats.length >= 5 && phone;
+  const compact = phone && (view.state.seats.length >= 5 || Boolean(view.state.replay));
   layer.classList.toggle("compact", compact);
   for (const info of layer.querySelectorAll(".seat-tag .info")) info.classList.toggle("visually-hidden", compact);
   // At a round's end there it keeps to the badge and the place: each one rests by its seat
