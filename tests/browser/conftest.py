@@ -332,6 +332,16 @@ WAIT_FOR_TURN_OR_RESULT = (
 )
 
 
+def choose_by_mouse(page, card):
+    """Click ``card`` to choose it: the chosen card's handle, or None where the table did
+    not take the click (it moved on, or its last draw was still playing out)."""
+    try:
+        card.click(timeout=2000)
+        return page.locator("#giver-hand .card.selected").element_handle(timeout=2000)
+    except Exception:
+        return None
+
+
 def play_with_mouse(page, *, until=match_over):
     """Draw by clicking each card twice (choose, then draw) until the match is over, or
     with ``until=round_over`` the round."""
@@ -343,9 +353,10 @@ def play_with_mouse(page, *, until=match_over):
         cards = page.locator("#giver-hand .card")
         if cards.count() and not until(page):
             card = cards.nth(cards.count() // 2)
+            chosen = choose_by_mouse(page, card)  # it glows
             try:
-                card.click(timeout=2000)  # choose: it glows
-                chosen = page.locator("#giver-hand .card.selected").element_handle(timeout=2000)
+                if chosen is None:
+                    continue
                 card.click(timeout=2000)  # again: draw it
             except Exception:  # the table moved on between the two clicks; look again
                 continue
