@@ -491,6 +491,10 @@ def test_restarting_postgresql_mid_round(outage_postgres, private_redis, process
         drawer = await stop_when(browsers, lambda s: s["round"]["draws"] >= 4, 60)
         other = next(br for br in browsers if br is not drawer)
         version = drawer.state["version"]
+        # The other socket's process hears the last change a moment later under load: the
+        # outage starts once both have it (else its sync answers the change before).
+        while other.state["version"] < version:
+            assert await other.receive(30) is not None, "the other socket never caught up"
         await asyncio.to_thread(pg.stop, "immediate")  # a crash: recovery on restart
         # An action during the outage: a clear, structured error, and the socket stays.
         await drawer.draw()
