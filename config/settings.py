@@ -388,6 +388,9 @@ else:
 # playing with someone connected at once.
 ROOM_CREATION_PER_HOUR = int(os.environ.get("ROOM_CREATION_PER_HOUR", "20"))
 ROOMS_OPEN_AT_ONCE = int(os.environ.get("ROOMS_OPEN_AT_ONCE", "3"))
+# Every guest of one address together (a family, a school or an office behind one address
+# counts as one): a guest id is a cookie, and a cleared cookie is a new guest.
+ROOM_CREATION_PER_ADDRESS_PER_HOUR = int(os.environ.get("ROOM_CREATION_PER_ADDRESS_PER_HOUR", "60"))
 # -- end of room creation ---------------------------------------------------------------------
 
 # -- bots (issue 21: docs/bots.md) ------------------------------------------------------------

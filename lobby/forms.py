@@ -103,6 +103,7 @@ APPLIES = {
     # way (RULES.md section 4); the Japanese games pick the first dealer at random.
     "first_dealer": {"variants": ("old_maid", "schwarzer_peter")},
     "listed": {"modes": ("friends",)},
+    "host_name": {"modes": ("friends",)},
     "bots": {"modes": ("computer",)},
 }
 
@@ -115,6 +116,7 @@ APPLIES_NOTES = {
     "reverse": _("Old Maid and Schwarzer Peter only."),
     "first_dealer": _("Old Maid and Schwarzer Peter only."),
     "listed": _("With friends only."),
+    "host_name": _("With friends only."),
     "bots": _("Versus the computer only."),
     "seat_names": _("Only when everyone plays on this device."),
     "balanced_deal": _("Only where the game's own deal is clearly unfair (see the fairness page)."),
@@ -128,6 +130,7 @@ NOT_APPLYING = {
     "strike_limit": DEFAULT_STRIKE_LIMIT,
     "first_dealer": None,
     "listed": False,
+    "host_name": "",
     "bots": [],
 }
 
@@ -248,6 +251,15 @@ class NewGameForm(forms.Form):
         required=False,
         help_text=_("Anyone in the lobby can see the room and sit down."),
     )
+    # A guest hosting friends is named by it (a signed-in host by the username): the
+    # invitation says who invites (__init__ drops it for a signed-in host).
+    host_name = forms.CharField(
+        label=_("Your name at the table"),
+        required=False,
+        strip=False,  # clean_player_name trims, after refusing control characters
+        help_text=_("Your friends see it on the invitation and at the table. 1 to 30 characters."),
+        widget=forms.TextInput(attrs={"autocomplete": "nickname", "maxlength": 60}),
+    )
     # The bots online now (docs/bots.md), offered for the opponents' seats (__init__).
     bots = forms.MultipleChoiceField(
         label=_("Bots instead of the computer"),
@@ -265,6 +277,8 @@ class NewGameForm(forms.Form):
         self.label_suffix = ""
         # Only a signed-in player invites: a room with bots waits for their answers.
         self.fields["bots"].choices = [(b, b) for b in online_bots] if signed_in else []
+        if signed_in:
+            del self.fields["host_name"]
         # Built per request, in the reader's language.
         self.fields["rounds"].choices = [
             (n, one_round() if n == 1 else ngettext("%(n)s round", "%(n)s rounds", n) % {"n": n})
@@ -321,8 +335,13 @@ class NewGameForm(forms.Form):
             "reverse",
             "first_dealer",
             "listed",
+            "host_name",
         ]
-        return [(self[name], APPLIES.get(name, {}), APPLIES_NOTES.get(name)) for name in names]
+        return [
+            (self[name], APPLIES.get(name, {}), APPLIES_NOTES.get(name))
+            for name in names
+            if name in self.fields
+        ]
 
     # The deal (RULES.md section 7), decided by fairness_data.balanced_deal alone.
 
@@ -408,8 +427,6 @@ class NewGameForm(forms.Form):
                 )
                 % {"game": VARIANT_NAMES[variant.key]},
             )
-        if mode == "friends" and not self.signed_in:
-            self.add_error("mode", _("Log in or sign up to invite friends."))
         chosen = data.get("bots") or []
         if chosen and seats and len(chosen) > seats - 1:
             self.add_error(
@@ -429,7 +446,16 @@ class NewGameForm(forms.Form):
                 self.errors.pop(f"seat_name_{i}", None)
         if mode == Room.Mode.SAME_DEVICE and seats:
             self._clean_seat_names(data, seats)
+        if "host_name" in self.fields and (data.get("host_name") or "").strip():
+            try:
+                data["host_name"] = clean_player_name(data["host_name"])
+            except ValidationError as exc:
+                self.add_error("host_name", exc)
         return data
+
+    def hosts_name(self) -> str:
+        """The name a guest hosting friends gave, or "" (then the site's word for a guest)."""
+        return (self.cleaned_data.get("host_name") or "").strip()
 
     def _clean_seat_names(self, data: dict, seats: int) -> None:
         """One name per player on this device: blank is "Player n"; no two alike."""

@@ -28,6 +28,7 @@ from lobby.forms import (
     balanced_deal_line,
     own_deal_line,
 )
+from lobby.logins import client_address
 from lobby.profile import record as player_record
 
 
@@ -83,9 +84,12 @@ def new_game(request):
     if request.method == "POST" and form.is_valid():
         actor = actor_from_request(request)
         try:
-            with services.room_creation(actor):  # at most so many an hour, and open at once
+            # At most so many an hour (a guest's address too), and open at once.
+            with services.room_creation(actor, client_address(request)):
                 room = services.create_room(
-                    actor=actor, name=_display_name(request), **form.room_arguments()
+                    actor=actor,
+                    name=form.hosts_name() or _display_name(request),
+                    **form.room_arguments(),
                 )
         except ActionError as exc:
             form.add_error(None, exc.message)

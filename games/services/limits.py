@@ -2,7 +2,9 @@
 cache, Redis in production, under the person's account or guest id, so the count is one
 across processes) and ``ROOMS_OPEN_AT_ONCE`` rooms they host that are waiting or playing
 with someone at them (a room nobody is connected to costs nothing but its rows, and a
-page left for another game stops counting the moment its socket closes)."""
+page left for another game stops counting the moment its socket closes). Guests are
+counted by their address too (``ROOM_CREATION_PER_ADDRESS_PER_HOUR``, all guests of one
+address together): a new guest id is only a cleared cookie away."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from contextlib import contextmanager, suppress
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.errors import ActionError
@@ -38,13 +41,28 @@ def creation_key(actor: Actor) -> str:
     return f"room-creation:guest:{actor.guest}"
 
 
+def address_key(address: str) -> str:
+    """The cache key counting the new rooms of every guest at ``address``."""
+    return f"room-creation:address:{address}"
+
+
 @contextmanager
-def room_creation(actor: Actor):
-    """Around opening a room for ``actor``: refused (``too_many_rooms``) past either
-    limit; a room that then fails to open is not counted."""
-    key = creation_key(actor)
-    count = count_one(key, HOUR)
+def room_creation(actor: Actor, address: str | None = None):
+    """Around opening a room for ``actor`` (a guest: from ``address``): refused
+    (``too_many_rooms``) past any limit; a room that then fails to open is not counted."""
+    keys = [creation_key(actor)]
+    count = count_one(keys[0], HOUR)
     try:
+        if actor.user_id is None and address:
+            keys.append(address_key(address))
+            if count_one(keys[1], HOUR) > settings.ROOM_CREATION_PER_ADDRESS_PER_HOUR:
+                raise ActionError(
+                    "too_many_rooms",
+                    _(
+                        "Many games have been started from your network in the last hour. "
+                        "Log in to start another, or try again later."
+                    ),
+                )
         limit = settings.ROOM_CREATION_PER_HOUR
         if count > limit:
             raise ActionError(
@@ -71,7 +89,8 @@ def room_creation(actor: Actor):
             )
         yield
     except BaseException:
-        _uncount(key)
+        for key in keys:
+            _uncount(key)
         raise
 
 

@@ -1,11 +1,21 @@
 """In a real browser: sign up, open a friends room, and bring friends in by its link: one
-sits down at once as a guest under a name, another signs up on the way."""
+sits down at once as a guest under a name, another signs up on the way. And a guest
+hosts: no account, a name typed on the form, a friend by the link, a match played to its
+end, and the game kept once the host signs up."""
 
 import re
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import join_by_invitation, needs_browser, shot, sign_up
+from tests.browser.conftest import (
+    join_by_invitation,
+    match_over,
+    needs_browser,
+    shot,
+    sign_up,
+    try_draw,
+    until_deadline,
+)
 from tests.browser.test_accessibility import serious
 from tests.support import needs_services
 
@@ -92,3 +102,36 @@ def test_friends_join_through_the_invitation_link(site, new_page):
     watcher.goto(watch)
     expect(watcher.locator("#room-status")).to_have_text("Playing")
     expect(watcher.locator('[data-seat="1"] .name')).to_contain_text("Mia")
+
+
+def test_a_guest_hosts_friends_plays_to_the_end_and_keeps_the_game_on_signing_up(site, new_page):
+    host, friend = new_page(hurried=True), new_page(hurried=True)
+    host.goto(f"{site}/new/")
+    host.get_by_label("Old Maid", exact=True).check()
+    host.get_by_label("With friends (send a link)").check()
+    host.get_by_label("Players").select_option("2")
+    host.locator("select[name=strike_limit]").select_option("1")
+    host.get_by_label("Your name at the table").fill("Ann")
+    host.get_by_role("button", name="Create the game").click()
+    expect(host).to_have_url(re.compile(r"/r/[A-Z0-9]+/$"))
+    code = host.url.rstrip("/").split("/")[-1]
+    invite = host.get_by_label("Invitation link").input_value()
+
+    friend.goto(invite)
+    expect(friend.get_by_role("heading", level=1)).to_have_text("Ann invites you to play Old Maid")
+    join_by_invitation(friend, site, invite, "Mia")
+    expect(host.locator('[data-seat="1"] .name')).to_contain_text("Mia")
+    host.locator("button[name=fill][value='0']").click()  # start, no computer needed
+    for _ in until_deadline():
+        if match_over(host) and match_over(friend):
+            break
+        for page in (host, friend):
+            try_draw(page, pick="last", timeout=1000)
+        host.wait_for_timeout(30)
+    for page in (host, friend):
+        expect(page.locator("#result-match")).not_to_be_empty()
+
+    # The host signs up, and the profile lists the game played as a guest.
+    sign_up(host, site, "ann-at-last")
+    host.goto(f"{site}/accounts/profile/")
+    expect(host.locator(f"a[href='/r/{code}/']").first).to_be_visible()

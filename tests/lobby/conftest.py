@@ -31,6 +31,11 @@ REFUSED = {
         "ja": "開いているゲームがすでに2つあります。",
         "zh-hans": "你已经有 2 局游戏开着了。",
     },
+    "address": {
+        "en": "Many games have been started from your network in the last hour.",
+        "ja": "この1時間に、お使いのネットワークから多くのゲームが始められました。",
+        "zh-hans": "过去一小时里，你所在的网络已经开了很多局游戏。",
+    },
 }
 
 #: The new-game form for a short game against the computer.

@@ -17,6 +17,43 @@ def test_guest_starts_a_computer_game_at_once(client):
     assert client.get(response["Location"]).status_code == 200
 
 
+def test_a_guest_hosts_a_friends_room_and_is_shown_the_invitation(client):
+    response = post_new_game(client, mode="friends", seat_count=3)
+    room = Room.objects.get()
+    assert response["Location"] == f"/r/{room.code}/"
+    assert room.mode == "friends" and room.status == "waiting"
+    assert room.host_id is None and room.host_guest == client.session["guest_id"]
+    page = client.get(response["Location"]).content.decode()
+    assert f"/join/{room.token}/" in page
+
+
+def test_a_guest_host_is_named_by_the_name_typed_in_or_else_guest(client):
+    post_new_game(client, mode="friends", host_name="  Ann  ")
+    room = Room.objects.get()
+    assert room.seats.get(index=0).name == "Ann"
+    invitation = Client().get(f"/join/{room.token}/").content.decode()
+    assert "Ann invites you to play Babanuki" in invitation
+    other = Client()
+    post_new_game(other, mode="friends", host_name="   ")
+    assert Room.objects.latest("pk").seats.get(index=0).name == "Guest"
+
+
+def test_a_guest_hosts_name_is_refused_beside_the_field_when_too_long(client):
+    response = post_new_game(client, mode="friends", host_name="x" * 31)
+    assert response.status_code == 200
+    assert response.context["form"].errors["host_name"]
+    assert "at most 30 characters" in response.content.decode()
+    assert not Room.objects.exists()
+
+
+def test_the_host_name_is_asked_of_guests_only_and_read_only_with_friends(client, host):
+    post_new_game(client, host_name="Ann")  # versus the computer: not read
+    assert Room.objects.get().seats.get(index=0).name == "Guest"
+    assert 'name="host_name"' in client.get("/new/").content.decode()
+    client.force_login(host)
+    assert 'name="host_name"' not in client.get("/new/").content.decode()
+
+
 def test_guest_plays_on_one_device(client):
     post_new_game(client, mode="same_device", seat_count=3)
     room = Room.objects.get()
@@ -31,7 +68,6 @@ def test_guest_plays_on_one_device(client):
         ({"reverse": "on"}, "reverse", "Reverse needs a one-loser game"),
         ({"rounds": 2}, "rounds", "Select a valid choice"),
         ({"variant": "old_maid", "strike_limit": 0}, "strike_limit", "Select a valid choice"),
-        ({"mode": "friends"}, "mode", "Log in or sign up to invite friends"),
         ({"variant": "old_maid", "first_dealer": 5}, "first_dealer", "Choose one of the table"),
         ({"variant": "canasta"}, "variant", "Select a valid choice"),
     ],

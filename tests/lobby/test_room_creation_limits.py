@@ -18,10 +18,11 @@ pytestmark = pytest.mark.django_db
 def small_limits(settings):
     settings.ROOM_CREATION_PER_HOUR = 3
     settings.ROOMS_OPEN_AT_ONCE = 2
+    settings.ROOM_CREATION_PER_ADDRESS_PER_HOUR = 5
 
 
-def create(client, language="en"):
-    return client.post("/new/", COMPUTER_GAME, HTTP_ACCEPT_LANGUAGE=language)
+def create(client, language="en", address="127.0.0.1"):
+    return client.post("/new/", COMPUTER_GAME, HTTP_ACCEPT_LANGUAGE=language, REMOTE_ADDR=address)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -75,3 +76,35 @@ def test_a_room_that_fails_to_open_is_not_counted(client, monkeypatch):
     monkeypatch.setattr(services, "create_room", refuse)
     assert create(client).status_code == 200
     assert cache.get(limits.creation_key(services.Actor(guest=client.session["guest_id"]))) == 1
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_guests_of_one_address_together_may_open_rooms_up_to_its_hourly_limit(language):
+    """A new guest is a cleared cookie away: the guests of one address share a count.
+    Five guests' rooms are the last allowed, the sixth refused; a guest elsewhere and an
+    account at that address are not held back."""
+    statuses = [create(Client(), language, "198.51.100.7").status_code for _ in range(5)]
+    assert statuses == [302] * 5
+    refused = create(Client(), language, "198.51.100.7")
+    assert refused.status_code == 200
+    page = refused.content.decode()
+    assert REFUSED["address"][language] in page and 'role="alert"' in page
+    assert Room.objects.count() == 5
+    assert create(Client(), language, "203.0.113.9").status_code == 302
+    assert Room.objects.count() == 6
+
+
+def test_an_account_is_not_counted_by_its_address(make_user):
+    for _ in range(5):
+        assert create(Client(), address="198.51.100.7").status_code == 302
+    signed_in = Client()
+    signed_in.force_login(make_user("at-the-same-address"))
+    assert create(signed_in, address="198.51.100.7").status_code == 302
+    assert cache.get(limits.address_key("198.51.100.7")) == 5
+
+
+def test_a_guest_refused_by_its_own_limit_is_not_counted_against_its_address(client):
+    for _ in range(3):
+        assert create(client, address="198.51.100.7").status_code == 302
+    assert create(client, address="198.51.100.7").status_code == 200  # its own hourly limit
+    assert cache.get(limits.address_key("198.51.100.7")) == 3
