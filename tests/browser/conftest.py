@@ -364,6 +364,19 @@ def play_with_mouse(page, *, until=match_over):
     raise AssertionError(f"{until.__name__} never came")
 
 
+def play_together(*pages) -> None:
+    """Friends at one table, each in their own browser: whoever may draw draws (the last
+    card offered) until the match is over on every page."""
+    for _ in until_deadline():
+        if all(match_over(page) for page in pages):
+            break
+        for page in pages:
+            try_draw(page, pick="last", timeout=1000)
+        pages[0].wait_for_timeout(30)
+    for page in pages:
+        expect(page.locator("#result-match")).not_to_be_empty()
+
+
 def fast_forward(page, *, cards: int = 2) -> None:
     """The draws of the page's seat, made for it through the services (the engine and the
     broadcast any draw goes through; the server's computers draw their turns between) until

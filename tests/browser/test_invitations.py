@@ -9,12 +9,10 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import (
     join_by_invitation,
-    match_over,
     needs_browser,
+    play_together,
     shot,
     sign_up,
-    try_draw,
-    until_deadline,
 )
 from tests.browser.test_accessibility import serious
 from tests.support import needs_services
@@ -122,14 +120,7 @@ def test_a_guest_hosts_friends_plays_to_the_end_and_keeps_the_game_on_signing_up
     join_by_invitation(friend, site, invite, "Mia")
     expect(host.locator('[data-seat="1"] .name')).to_contain_text("Mia")
     host.locator("button[name=fill][value='0']").click()  # start, no computer needed
-    for _ in until_deadline():
-        if match_over(host) and match_over(friend):
-            break
-        for page in (host, friend):
-            try_draw(page, pick="last", timeout=1000)
-        host.wait_for_timeout(30)
-    for page in (host, friend):
-        expect(page.locator("#result-match")).not_to_be_empty()
+    play_together(host, friend)
 
     # The host signs up, and the profile lists the game played as a guest.
     sign_up(host, site, "ann-at-last")

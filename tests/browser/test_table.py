@@ -16,6 +16,7 @@ from tests.browser.conftest import (
     match_over,
     needs_browser,
     new_game,
+    play_together,
     play_with_mouse,
     shot,
     sign_up,
@@ -224,14 +225,7 @@ def test_two_friends_play_a_match_in_two_browsers(site, new_page, locale):
     in_language(friend, locale)
     expect(host.locator('[data-seat="1"] .name')).to_contain_text("ben")
     host.locator("button[name=fill][value='0']").click()
-    for _ in until_deadline():
-        if match_over(host) and match_over(friend):
-            break
-        for page in (host, friend):
-            try_draw(page, pick="last", timeout=1000)
-        host.wait_for_timeout(30)
-    for page in (host, friend):
-        expect(page.locator("#result-match")).not_to_be_empty()
+    play_together(host, friend)
     # Each saw the last move, told from their own side of the table.
     for page in (host, friend):
         expect(page.locator("#last-move")).not_to_have_text("–")
