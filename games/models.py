@@ -96,6 +96,14 @@ class Room(models.Model):
         """The host's seat among ``seats`` (``Seat`` rows): ``games.engine.seats.host_seat``."""
         return seat_rules.host_seat([s.facts for s in seats], self.host_id, self.host_guest)
 
+    def host_label(self, seats) -> str:
+        """Who opened the room, as pages name them: the account's username, or a guest
+        host's name at their seat among ``seats`` ("" if neither)."""
+        if self.host_id:
+            return self.host.get_username()
+        at = self.host_seat(seats)
+        return seats[at].short_name if at is not None else ""
+
 
 class Seat(models.Model):
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")

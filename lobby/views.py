@@ -260,7 +260,7 @@ def _watch_path(room: Room) -> str:
 
 
 def _join_closed(request, room: Room, reason: str):
-    host = room.host.get_username() if room.host else ""
+    host = room.host_label(list(room.seats.all()))
     return render(
         request,
         "lobby/join_closed.html",
@@ -305,11 +305,7 @@ def join(request, token: str):
             return redirect("room", code=room.code)
     _focus_first_error(form)
     here = reverse("join", args=[room.token])
-    # A guest host is named by their seat (``Room.host_seat``).
-    host_at = room.host_seat(seats)
-    host = room.host.get_username() if room.host else ""
-    if not host and host_at is not None:
-        host = seats[host_at].short_name
+    host = room.host_label(seats)  # a guest host by their name at the table
     return render(
         request,
         "lobby/join.html",

@@ -24,7 +24,7 @@ def lobby_rooms(limit: int = 100) -> list[dict]:
             "seats": room.seat_count,
             "options": room.options,
             "rules": room.rules,
-            "host": room.host.get_username() if room.host else "",
+            "host": room.host_label(list(room.seats.all())),
         }
         for room in rooms
     ]

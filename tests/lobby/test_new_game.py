@@ -38,6 +38,13 @@ def test_a_guest_host_is_named_by_the_name_typed_in_or_else_guest(client):
     assert Room.objects.latest("pk").seats.get(index=0).name == "Guest"
 
 
+def test_a_guest_hosts_listed_room_is_named_by_that_name_in_the_lobby(client):
+    post_new_game(client, mode="friends", host_name="Ann", listed="on")
+    room = Room.objects.get()
+    row = Client().get("/").content.decode()
+    assert f'data-code="{room.code}"' in row and "<td>Ann</td>" in row
+
+
 def test_a_guest_hosts_name_is_refused_beside_the_field_when_too_long(client):
     response = post_new_game(client, mode="friends", host_name="x" * 31)
     assert response.status_code == 200
