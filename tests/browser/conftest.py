@@ -354,9 +354,9 @@ def play_with_mouse(page, *, until=match_over):
         if cards.count() and not until(page):
             card = cards.nth(cards.count() // 2)
             chosen = choose_by_mouse(page, card)  # it glows
+            if chosen is None:
+                continue
             try:
-                if chosen is None:
-                    continue
                 card.click(timeout=2000)  # again: draw it
             except Exception:  # the table moved on between the two clicks; look again
                 continue
