@@ -393,6 +393,18 @@ ROOMS_OPEN_AT_ONCE = int(os.environ.get("ROOMS_OPEN_AT_ONCE", "3"))
 ROOM_CREATION_PER_ADDRESS_PER_HOUR = int(os.environ.get("ROOM_CREATION_PER_ADDRESS_PER_HOUR", "60"))
 # -- end of room creation ---------------------------------------------------------------------
 
+# -- play now (issue 34: docs/operations.md "Play now") -------------------------------------
+# How long a public table waits for people before the computer takes its empty seats.
+PLAY_NOW_WAIT_SECONDS = float(os.environ.get("PLAY_NOW_WAIT_SECONDS", "15"))
+# Presses of Play now a minute, by one browser (an account or a guest) and by every
+# browser of one address together; and how many people may wait for one game at once.
+PLAY_NOW_JOINS_PER_MINUTE = int(os.environ.get("PLAY_NOW_JOINS_PER_MINUTE", "6"))
+PLAY_NOW_JOINS_PER_MINUTE_PER_ADDRESS = int(
+    os.environ.get("PLAY_NOW_JOINS_PER_MINUTE_PER_ADDRESS", "30")
+)
+PLAY_NOW_WAITING_PER_GAME = int(os.environ.get("PLAY_NOW_WAITING_PER_GAME", "200"))
+# -- end of play now --------------------------------------------------------------------------
+
 # -- bots (issue 21: docs/bots.md) ------------------------------------------------------------
 # Bot accounts one person may own; challenges one account may send a minute and a day;
 # games a bot may open against other bots a day (each refused with 429 and Retry-After).

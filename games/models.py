@@ -73,6 +73,11 @@ class Room(models.Model):
     )
     mode = models.CharField(max_length=12, choices=Mode.choices)
     listed = models.BooleanField(default=False)
+    #: A public table Play now opened (``games.services.public_tables``): anyone may watch it,
+    #: nobody hosts it, and it starts by itself once full or at ``starts_at``.
+    public = models.BooleanField(default=False)
+    #: When a waiting public table starts by itself, the computer in its empty seats.
+    starts_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     first_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
@@ -87,7 +92,10 @@ class Room(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        indexes = [models.Index(fields=["status", "listed"])]
+        indexes = [
+            models.Index(fields=["status", "listed"]),
+            models.Index(fields=["public", "status", "variant", "seat_count"]),
+        ]
 
     def __str__(self):
         return f"{self.code} ({self.variant}, {self.seat_count} seats)"
@@ -340,6 +348,9 @@ class Bot(models.Model):
     #: online while it is in the future. Indexed, so that listing the bots online reads
     #: those only, however many bots there are (``selectors.online_bots``).
     online_until = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: Its owner lets it take empty seats at public tables (Play now) before the
+    #: computer does, while it is online.
+    plays_public = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["user__username"]
@@ -381,3 +392,21 @@ class Challenge(models.Model):
 
     def __str__(self):
         return f"challenge {self.pk} for {self.bot_id} in room {self.room_id}"
+
+
+class PlayNowLine(models.Model):
+    """One row per game and table size that Play now has seated someone at: locking it
+    (``games.services.public_tables``) makes two people pressing Play now at the same moment,
+    in any process, take their seats one after the other, so they sit at one table."""
+
+    variant = models.CharField(max_length=20)
+    seat_count = models.PositiveSmallIntegerField()
+    touched_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["variant", "seat_count"], name="one_line_per_table")
+        ]
+
+    def __str__(self):
+        return f"{self.variant} for {self.seat_count}"

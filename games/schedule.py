@@ -36,7 +36,7 @@ class Due:
     """The next thing the server must do in a room: ``kind`` at ``at`` (seconds since the
     epoch), planned against the room's ``version``."""
 
-    kind: str  # "computer_turn", "cover_seat", "next_round" or "abandon"
+    kind: str  # "computer_turn", "cover_seat", "next_round", "abandon" or "start_table"
     at: float
     version: int
     seat: int | None = None
@@ -54,8 +54,14 @@ def next_due(state: RoomState) -> Due | None:
     a person's that the computer covers), nobody presses the page's button: the server
     deals the next round ``ROUND_PAUSE_SECONDS`` after the round ended (a bot that deals
     first is welcome to).
+
+    A public table waiting for people (Play now: ``games.services.public_tables``) starts at
+    its ``starts_at``.
     """
-    if state["room"]["status"] != "playing":
+    room = state["room"]
+    if room["status"] == "waiting" and room.get("public") and room.get("starts_at"):
+        return Due("start_table", room["starts_at"], state["version"])
+    if room["status"] != "playing":
         return None
     version, seats = state["version"], state["seats"]
     if state["unattended_since"] is not None and people_hold(seats):

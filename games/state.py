@@ -80,6 +80,9 @@ def room_state(room: Room, event: dict | None = None, loaded: Loaded | None = No
             "computer_level": room.computer_level,
             "computer_speed": room.computer_speed,
             "listed": room.listed,
+            "public": room.public,
+            # A waiting public table starts by itself then (seconds since the epoch).
+            "starts_at": _epoch(room.starts_at),
             # Server side only: who opened the room (the view tells its seat, ``host``).
             "host_user_id": room.host_id,
             "host_guest": room.host_guest,

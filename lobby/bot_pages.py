@@ -74,6 +74,26 @@ def revoke(request, bot_id: int):
     return redirect("profile")
 
 
+@login_required
+@require_POST
+def public(request, bot_id: int):
+    """The owner's switch: the bot takes seats at public tables, or no longer does."""
+    on = request.POST.get("on") == "1"
+    try:
+        bot = bots.play_public(owner_id=request.user.pk, bot_id=bot_id, on=on)
+    except ActionError as exc:
+        messages.error(request, exc.message)
+    else:
+        if on:
+            text = _("%(name)s now takes empty seats at public tables while it is online.") % {
+                "name": bot.name
+            }
+        else:
+            text = _("%(name)s no longer takes seats at public tables.") % {"name": bot.name}
+        messages.success(request, text)
+    return redirect("profile")
+
+
 def bot_page(request, name: str):
     """A bot's public page: who made it, what it plays like, whether it is online, and
     its record."""

@@ -1,4 +1,5 @@
-"""The lobby's WebSocket: the listed rooms waiting for players, pushed as they change.
+"""The lobby's WebSocket: the listed rooms waiting for players, how many wait at Play now
+for each game and size, and the public tables in play, pushed as they change.
 
 It only listens: every frame a client sends is refused. At most
 ``WS_LOBBY_FRAMES_PER_SECOND`` are answered (``unknown_action``; past the rate,
@@ -19,9 +20,12 @@ from games.identity import language_from_scope
 from games.realtime import limits
 from games.realtime.broadcast import LOBBY_GROUP
 from games.realtime.workers import in_worker
-from games.selectors import lobby_rooms
+from games.selectors import lobby
 
 log = logging.getLogger(__name__)
+
+#: What a ``lobby`` frame carries (``selectors.lobby``; docs/protocol.md).
+LOBBY_FIELDS = ("rooms", "waiting", "tables")
 
 
 class LobbyConsumer(limits.LimitedSocket):
@@ -45,8 +49,7 @@ class LobbyConsumer(limits.LimitedSocket):
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         self.joined = True
         await self.accept()
-        rooms = await in_worker(lobby_rooms)()
-        await self.send_json({"type": "lobby", "rooms": rooms})
+        await self.send_json({"type": "lobby", **await in_worker(lobby)()})
 
     async def disconnect(self, code):
         if self.joined:
@@ -69,7 +72,7 @@ class LobbyConsumer(limits.LimitedSocket):
             await self.send_json({"type": "error", "code": error[0], "message": error[1]})
 
     async def lobby_changed(self, message):
-        await self.send_json({"type": "lobby", "rooms": message["rooms"]})
+        await self.send_json({"type": "lobby", **{k: message[k] for k in LOBBY_FIELDS}})
 
     async def send_json(self, data: dict) -> None:
         if self.limits.closed:

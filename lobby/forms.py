@@ -570,3 +570,43 @@ class BotForm(forms.Form):
                 _("A description cannot contain invisible characters or control characters.")
             )
         return value.strip()
+
+
+class PlayNowForm(forms.Form):
+    """Play now: a game, a table size and, for a guest, the name the others see
+    (``games.services.public_tables``). Babanuki for four is chosen beforehand."""
+
+    variant = forms.ChoiceField(label=_("Game"), choices=list(VARIANT_NAMES.items()))
+    seat_count = forms.TypedChoiceField(
+        label=_("Players"),
+        coerce=int,
+        choices=[(n, n) for n in range(MIN_SEATS, MAX_SEATS + 1)],
+    )
+    name = forms.CharField(
+        label=_("Your name at the table"),
+        strip=False,  # clean_player_name trims, after refusing control characters
+        error_messages={"required": _("Type a name.")},
+        widget=forms.TextInput(attrs={"autocomplete": "nickname", "maxlength": 60}),
+    )
+
+    def __init__(self, *args, username: str = "", **kwargs):
+        kwargs.setdefault("initial", {"variant": "babanuki", "seat_count": 4})
+        super().__init__(*args, **kwargs)
+        self.label_suffix = ""
+        self.username = username
+        if username:  # a signed-in player sits down under their username
+            del self.fields["name"]
+
+    def clean_name(self):
+        return clean_player_name(self.cleaned_data["name"])
+
+    def clean(self):
+        data = super().clean()
+        variant = VARIANTS.get(data.get("variant"))
+        seats = data.get("seat_count")
+        if variant and seats and not variant.min_players <= seats <= variant.max_players:
+            self.add_error("seat_count", players_sentence(variant))
+        return data
+
+    def player_name(self) -> str:
+        return self.username or self.cleaned_data["name"]

@@ -8,6 +8,8 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     path("fairness/", views.fairness, name="fairness"),
     path("new/", views.new_game, name="new_game"),
+    path("play-now/", views.play_now, name="play_now"),
+    path("r/<str:code>/leave/", views.leave_table, name="leave_table"),
     path("r/<str:code>/", views.room, name="room"),
     path("r/<str:code>/start/", views.start, name="start"),
     path("r/<str:code>/history/", views.room_history, name="room_history"),
@@ -37,6 +39,7 @@ urlpatterns = [
     path("accounts/profile/bots/", bot_pages.create, name="bot_create"),
     path("accounts/profile/bots/<int:bot_id>/token/", bot_pages.token, name="bot_token"),
     path("accounts/profile/bots/<int:bot_id>/revoke/", bot_pages.revoke, name="bot_revoke"),
+    path("accounts/profile/bots/<int:bot_id>/public/", bot_pages.public, name="bot_public"),
     path("bots/<str:name>/", bot_pages.bot_page, name="bot"),
     # The bot API's guides, from docs/ (lobby/guides.py): outside bots/<name>/, so that
     # no bot's name can take their place.

@@ -3,12 +3,14 @@
 Views are thin: they check who may see what, call a service, and render.
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -24,6 +26,7 @@ from lobby.forms import (
     VARIANT_HELP,
     JoinForm,
     NewGameForm,
+    PlayNowForm,
     SignUpForm,
     balanced_deal_line,
     own_deal_line,
@@ -44,27 +47,84 @@ def _focus_first_error(form) -> None:
             return
 
 
-def home(request):
+#: The session key under which a guest's Play now name is kept for their next press.
+PLAY_NOW_NAME = "play_now_name"
+
+
+def home(request, play_form: PlayNowForm | None = None, status: int = 200):
     actor = viewer_from_request(request)
+    if play_form is None:
+        play_form = PlayNowForm(
+            username=request.user.get_username() if request.user.is_authenticated else "",
+            initial={
+                "variant": "babanuki",
+                "seat_count": 4,
+                "name": request.session.get(PLAY_NOW_NAME, ""),
+            },
+        )
+    named = lambda rows: [{**r, "variant_name": VARIANT_NAMES[r["variant"]]} for r in rows]  # noqa: E731
     return render(
         request,
         "lobby/home.html",
         {
-            # The list is language-neutral (it is also what the lobby socket sends):
-            # the page names the games in its reader's language.
+            "play_form": play_form,
+            "play_now_wait": round(settings.PLAY_NOW_WAIT_SECONDS),
+            # The lists are language-neutral (they are also what the lobby socket
+            # sends): the page names the games in its reader's language.
             "lobby_rooms": [
-                {
-                    **r,
-                    "variant_name": VARIANT_NAMES[r["variant"]],
-                    "house_rules": house_rule_words(r["options"]),
-                }
-                for r in selectors.lobby_rooms()
+                {**r, "house_rules": house_rule_words(r["options"])}
+                for r in named(selectors.lobby_rooms())
             ],
+            "waiting": named(selectors.play_now_lines()),
+            "public_tables": named(selectors.public_tables()),
             "my_rooms": selectors.rooms_of(actor, active=True),
             "online_bots": selectors.online_bots(),
             "recent_rooms": selectors.rooms_of(actor, active=False)[:10],
         },
+        status=status,
     )
+
+
+@require_http_methods(["GET", "POST"])
+def play_now(request):
+    """Play now (``games.services.public_tables``): a seat at the public table filling for the
+    game and size chosen, then that table's page. Refused, the lobby says why."""
+    if request.method == "GET":
+        return redirect("home")
+    signed_in = request.user.is_authenticated
+    form = PlayNowForm(request.POST, username=request.user.get_username() if signed_in else "")
+    status = 400
+    if form.is_valid():
+        actor = actor_from_request(request)
+        try:
+            room = services.play_now(
+                actor=actor,
+                variant=form.cleaned_data["variant"],
+                seat_count=form.cleaned_data["seat_count"],
+                name=form.player_name(),
+                address=client_address(request),
+            )
+        except ActionError as exc:
+            form.add_error(None, exc.message)
+            status = 429 if exc.code == "too_many_joins" else 409
+        else:
+            if not signed_in:
+                request.session[PLAY_NOW_NAME] = form.player_name()
+            return redirect("room", code=room.code)
+    _focus_first_error(form)
+    return home(request, form, status=status)
+
+
+@require_POST
+def leave_table(request, code: str):
+    """Give back one's seat at a waiting public table: back to the lobby."""
+    room = _room_or_404(request, code)
+    try:
+        services.leave_table(room_id=room.pk, actor=actor_from_request(request))
+    except ActionError as exc:
+        messages.error(request, exc.message)
+        return redirect("room", code=room.code)
+    return redirect("home")
 
 
 def rules(request):
@@ -163,7 +223,7 @@ def room(request, code: str):
     if seated or is_host:
         # Two links: the invitation takes a seat; the watch link never does.
         watch_url = request.build_absolute_uri(_watch_path(room))
-        if room.mode == Room.Mode.FRIENDS:
+        if room.mode == Room.Mode.FRIENDS and not room.public:
             invite_url = request.build_absolute_uri(reverse("join", args=[room.token]))
     return render(
         request,
@@ -179,6 +239,9 @@ def room(request, code: str):
             "socket_token": token if not seated else "",
             "left_seats": ",".join(map(str, left)),
             "waiting": room.status == Room.Status.WAITING,
+            # A waiting public table's countdown, on the server's clock (room.js).
+            "starts_at_ms": _epoch_ms(room.starts_at) if room.starts_at else None,
+            "server_now_ms": _epoch_ms(timezone.now()),
             "deal_line": room_deal_line(room),
             "reactions": reactions.for_page(),
             # The host may invite an online bot to an empty seat (lobby.bot_pages.invite).
@@ -187,6 +250,10 @@ def room(request, code: str):
             **_history(room),
         },
     )
+
+
+def _epoch_ms(moment) -> int:
+    return round(moment.timestamp() * 1000)
 
 
 def _invitable_bots(seats) -> list:

@@ -22,6 +22,8 @@ class RoomInfo(TypedDict):
     computer_level: str
     computer_speed: str
     listed: bool
+    public: bool  # a public table Play now opened
+    starts_at: float | None  # when it starts by itself while waiting (epoch seconds)
     # Server side only: who opened the room (``seats.host_seat`` finds their seat).
     host_user_id: int | None
     host_guest: str

@@ -30,6 +30,8 @@ ROOM_FIELDS = (
     "computer_level",
     "computer_speed",
     "listed",
+    "public",
+    "starts_at",
 )
 #: What everyone may know of each seat (who holds it is not among them); the view adds
 #: ``played_by_computer`` (``seats.played_by_computer``), so pages need not work it out.

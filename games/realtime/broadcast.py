@@ -150,12 +150,12 @@ def token_revoked(bot_id: int, token_hash: str) -> None:
 
 
 def lobby_changed() -> None:
-    """Send the listed rooms waiting for players to every lobby socket."""
-    from games.selectors import lobby_rooms
+    """Send what the lobby shows live (``selectors.lobby``) to every lobby socket."""
+    from games.selectors import lobby
 
     if get_channel_layer() is None:
         return
-    _group_send(LOBBY_GROUP, {"type": "lobby.changed", "rooms": lobby_rooms()})
+    _group_send(LOBBY_GROUP, {"type": "lobby.changed", **lobby()})
 
 
 #: Rooms whose spectator count is about to be sent by this process (``spectators_changed``),

@@ -18,7 +18,7 @@ from games.selectors.bots import (
     pending_challenges,
     room_challenges,
 )
-from games.selectors.lobby import lobby_rooms
+from games.selectors.lobby import lobby, lobby_rooms, play_now_lines, public_tables
 from games.selectors.rooms import (
     may_view,
     room_by_code,
@@ -39,12 +39,15 @@ __all__ = [
     "bot_token_is",
     "bots_of",
     "bots_online",
+    "lobby",
     "lobby_rooms",
     "match_summaries",
     "may_view",
     "online_bots",
     "pending_challenges",
+    "play_now_lines",
     "player_stats",
+    "public_tables",
     "room_by_code",
     "room_challenges",
     "room_invited_by",

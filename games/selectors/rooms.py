@@ -43,10 +43,13 @@ def round_by_replay_id(replay_id: str):
 
 
 def may_view(room: Room, actor, token: str = "") -> bool:
-    """Seated players, the host, anyone for a listed room, and anyone holding the room's
+    """Seated players, the host, anyone for a listed room or a public table (Play now),
+    and anyone holding the room's
     invitation token or its watch token. A malformed token is just a wrong one."""
     from games.tokens import token_matches
 
-    if room.listed or actor.owns(room) or actor.seats_in(room.seats.all(), including_left=True):
+    if room.listed or room.public or actor.owns(room):
+        return True
+    if actor.seats_in(room.seats.all(), including_left=True):
         return True
     return token_matches(token, room.token) or token_matches(token, room.watch_token)

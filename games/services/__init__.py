@@ -4,6 +4,7 @@ kind of change over one shared change helper (``change.py``):
 - ``rooms``: opening rooms, seats before the start, starting and dealing, abandonment;
 - ``play``: draws (human and computer), leaving and resigning (from the profile too);
 - ``presence``: connections, seats away and back, the computer covering a seat;
+- ``public_tables``: Play now's seats at public tables, and their start;
 - ``limits``: how many rooms one person may open;
 - ``accounts``: a guest's games kept when they sign up or log in.
 
@@ -24,6 +25,9 @@ from games.services.presence import (
     sweep_stale_presences,
     sweep_stale_watchers,
 )
+from games.services.public_tables import join as play_now
+from games.services.public_tables import leave as leave_table
+from games.services.public_tables import start_table
 from games.services.rooms import (
     abandon_room,
     create_room,
@@ -53,13 +57,16 @@ __all__ = [
     "join_refusal",
     "join_room",
     "leave_match",
+    "leave_table",
     "next_round",
+    "play_now",
     "rematch",
     "remove_player",
     "resign",
     "room_creation",
     "set_computer_speed",
     "start_match",
+    "start_table",
     "sweep_stale_presences",
     "sweep_stale_watchers",
     "with_token",

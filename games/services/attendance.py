@@ -40,6 +40,7 @@ def away_from_now(room: Room) -> None:
         .exclude(user=None, guest="")
         .exclude(presences__last_seen__gte=fresh)
     )
-    if room.unattended_since is not None:
+    if room.unattended_since is not None and not room.public:
+        # (A public table's strangers do not wait for each other: each is away from now.)
         unconnected = unconnected.filter(bot=True)
     unconnected.update(away_since=timezone.now())

@@ -103,6 +103,15 @@ def revoke_token(*, owner_id: int, bot_id: object) -> Bot:
     return bot
 
 
+def play_public(*, owner_id: int, bot_id: object, on: bool) -> Bot:
+    """The owner lets their bot take empty seats at public tables (Play now) while it is
+    online, before the computer does, or stops it (``public_tables``)."""
+    bot = _owned(owner_id, bot_id)
+    bot.plays_public = on
+    bot.save(update_fields=["plays_public"])
+    return bot
+
+
 def _replace_token(bot: Bot, new_hash: str) -> None:
     """The bot's token is ``new_hash`` from now on, and the one it replaces stops working
     at once: once committed, every socket and event stream opened with it, in every

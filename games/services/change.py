@@ -69,6 +69,10 @@ class Change:
         self.writes: list = []
         #: Whether the lobby lists the room as it was at the lock (listed and waiting).
         self.in_lobby = room.listed and room.status == Room.Status.WAITING
+        #: A public table's status as it was at the lock: the lobby counts the people
+        #: waiting and lists the tables in play, so a seat taken or given back while it
+        #: waits, and its start and end, are the lobby's news (its draws are not).
+        self.public_status = room.status if room.public else None
 
     def insert(self, obj) -> None:
         """INSERT ``obj`` with the commit's own statement (its key is not read back)."""
@@ -105,7 +109,10 @@ class Change:
         if keep and loaded is not None:  # a draw's: it loaded the room
             self.after_commit(lambda: resident.keep(room, loaded))
         self.after_commit(lambda: publish.room_changed(room.pk, state))
-        if self.in_lobby or (room.listed and room.status == Room.Status.WAITING):
+        public = self.public_status is not None and (
+            self.public_status == Room.Status.WAITING or room.status != self.public_status
+        )
+        if public or self.in_lobby or (room.listed and room.status == Room.Status.WAITING):
             # The lobby lists waiting rooms only: a playing room's changes are not its news.
             self.after_commit(publish.lobby_changed)
         self.state = state

@@ -1,5 +1,8 @@
-// Keeps the lobby's list of open rooms live over /ws/lobby/.
+// Keeps the lobby live over /ws/lobby/: the open rooms, who waits at Play now for each
+// game and size, and the public tables in play.
 const body = document.getElementById("lobby-rooms");
+const waitingList = document.getElementById("lobby-waiting");
+const tablesList = document.getElementById("lobby-tables");
 const labels = document.getElementById("lobby-labels").dataset;
 
 // The socket sends the same language-neutral list to every page (variant keys); each
@@ -48,6 +51,59 @@ function render(rooms) {
   body.replaceChildren(...rooms.map(row));
 }
 
+// "3 players" and the like: the page's labels hold each phrase's forms by count
+// (lobby-labels: data-players-one, data-players-other, ...), in its own language, each
+// written for a sample count (1 for "one", 2 for "other"), which is swapped for n.
+function counted(name, n) {
+  const form = new Intl.PluralRules(document.documentElement.lang).select(n);
+  const sample = form === "one" ? "1" : "2";
+  const text = form === "one" ? labels[`${name}One`] : labels[`${name}Other`];
+  return text.replace(sample, String(n));
+}
+
+function item(className, children) {
+  const li = document.createElement("li");
+  if (className) li.className = className;
+  li.append(...children);
+  return li;
+}
+
+function span(text, className) {
+  const el = document.createElement("span");
+  if (className) el.className = className;
+  el.textContent = text;
+  return el;
+}
+
+function meta(...texts) {
+  const el = span("", "meta");
+  el.append(...texts.map((t) => span(t)));
+  return el;
+}
+
+function renderWaiting(lines) {
+  if (!waitingList) return;
+  if (!lines.length) { waitingList.replaceChildren(item("empty", [labels.nobodyWaiting])); return; }
+  waitingList.replaceChildren(...lines.map((line) => {
+    const li = item("", [span(variantName(line.variant)), " ", meta(counted("players", line.seats)), " ", span(counted("waiting", line.waiting), "badge")]);
+    li.dataset.line = `${line.variant}-${line.seats}`;
+    return li;
+  }));
+}
+
+function renderTables(tables) {
+  if (!tablesList) return;
+  if (!tables.length) { tablesList.replaceChildren(item("empty", [labels.noTables])); return; }
+  tablesList.replaceChildren(...tables.map((table) => {
+    const a = document.createElement("a");
+    a.href = `/r/${table.code}/`;
+    a.textContent = labels.watch.replace("{game}", variantName(table.variant));
+    const li = item("", [a, " ", meta(counted("players", table.seats), counted("people", table.people))]);
+    li.dataset.code = table.code;
+    return li;
+  }));
+}
+
 let delay = 500;
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -55,7 +111,10 @@ function connect() {
   socket.onopen = () => { delay = 500; };
   socket.onmessage = (e) => {
     const message = JSON.parse(e.data);
-    if (message.type === "lobby") render(message.rooms);
+    if (message.type !== "lobby") return;
+    render(message.rooms);
+    renderWaiting(message.waiting || []);
+    renderTables(message.tables || []);
   };
   socket.onclose = (e) => {
     // The server is restarting (4012, docs/protocol.md): reconnect now, no back-off.

@@ -33,6 +33,7 @@ function renderSeats(state) {
   statusLine.textContent = end ? `${status} · ${end.cause || end.outcome}` : status;
   refreshHistory(state);
   syncBotInvites(state);
+  syncWait(state);
   if (state.room.status !== "waiting") {
     for (const el of document.querySelectorAll(".host-controls, .invite, .seats form")) el.remove();
     document.getElementById("seats-section")?.setAttribute("hidden", "");
@@ -40,6 +41,33 @@ function renderSeats(state) {
     document.getElementById("watch-section")?.removeAttribute("hidden");
   }
 }
+
+// A waiting public table (Play now) counts down to its start, on the server's clock: the
+// page was rendered with the server's time, and each state says when the table starts.
+const wait = document.getElementById("public-wait");
+const clockOffset = wait ? Number(wait.dataset.serverNow) - Date.now() : 0;
+let startsAt = wait && wait.dataset.startsAt ? Number(wait.dataset.startsAt) : null;
+let ticking = null;
+
+function tick() {
+  const line = document.getElementById("starts-in");
+  if (!line) return;
+  if (startsAt === null) { line.textContent = ""; return; }
+  const seconds = Math.max(0, Math.ceil((startsAt - (Date.now() + clockOffset)) / 1000));
+  line.textContent = line.dataset.label.replace("{seconds}", String(seconds));
+}
+
+function syncWait(state) {
+  if (!wait) return;
+  if (state.room.status !== "waiting") {
+    wait.remove();
+    clearInterval(ticking);
+    return;
+  }
+  startsAt = state.room.starts_at ? state.room.starts_at * 1000 : null;
+  tick();
+}
+if (wait) { tick(); ticking = setInterval(tick, 250); }
 
 // The host's "Invite a bot" (docs/bots.md): a bot that sat down is no longer waited for
 // nor offered, and with no empty seat left there is nothing to invite to.

@@ -364,17 +364,21 @@ def play_with_mouse(page, *, until=match_over):
     raise AssertionError(f"{until.__name__} never came")
 
 
-def play_together(*pages) -> None:
+def play_together(*pages, until=match_over) -> None:
     """Friends at one table, each in their own browser: whoever may draw draws (the last
-    card offered) until the match is over on every page."""
+    card offered) until the match (or, ``until=round_over``, the round) is over on every
+    page."""
     for _ in until_deadline():
-        if all(match_over(page) for page in pages):
+        if all(until(page) for page in pages):
             break
         for page in pages:
             try_draw(page, pick="last", timeout=1000)
         pages[0].wait_for_timeout(30)
-    for page in pages:
-        expect(page.locator("#result-match")).not_to_be_empty()
+    else:
+        raise AssertionError(f"{until.__name__} never came")
+    if until is match_over:
+        for page in pages:
+            expect(page.locator("#result-match")).not_to_be_empty()
 
 
 def fast_forward(page, *, cards: int = 2) -> None:

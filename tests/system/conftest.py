@@ -3,11 +3,38 @@ them over real sockets."""
 
 import asyncio
 import json
+import secrets
+import urllib.error
+import urllib.parse
+import urllib.request
 
 from websockets.asyncio.client import connect
 
 from tests.support import needs_services, ply  # noqa: F401 - re-exported
 from tests.system.prod_site import prod  # noqa: F401 - the fixture
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def http(port: int, session: str, path: str, form: dict | None = None) -> tuple[int, str, str]:
+    """A browser's request: (status, Location, body). Forms carry a CSRF token."""
+    csrf = secrets.token_hex(16)  # the cookie and the form's field agree, as a page's do
+    data = None
+    if form is not None:
+        data = urllib.parse.urlencode({**form, "csrfmiddlewaretoken": csrf}).encode()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}",
+        data=data,
+        headers={"Cookie": f"sessionid={session}; csrftoken={csrf}"},
+    )
+    try:
+        with urllib.request.build_opener(NoRedirect).open(request, timeout=60) as response:
+            return response.status, response.headers.get("Location", ""), response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers.get("Location", ""), error.read().decode()
 
 
 class Client:
