@@ -121,6 +121,7 @@ soak: $(TEST_STAMP)
 	bash scripts/soak.sh
 
 # Refresh the message catalogues and compile them (needs gettext's msgfmt).
+LOCALES := de ja ko zh_Hans zh_Hant
 messages: $(RUN_STAMP)
-	$(BIN)/python manage.py makemessages -l ja -l zh_Hans --ignore=.venv --ignore=tests --ignore=staticfiles
+	$(BIN)/python manage.py makemessages $(foreach l,$(LOCALES),-l $(l)) --no-obsolete --ignore=.venv --ignore=tests --ignore=staticfiles --ignore=tools
 	$(BIN)/python manage.py compilemessages --ignore=.venv

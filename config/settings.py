@@ -212,8 +212,11 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "en"
 LANGUAGES = [
     ("en", "English"),
+    ("de", "Deutsch"),
     ("ja", "日本語"),
+    ("ko", "한국어"),
     ("zh-hans", "简体中文"),
+    ("zh-hant", "繁體中文"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"

@@ -199,12 +199,15 @@ def dealing_rows() -> dict:
     for n in range(2, 9):
         cells = []
         for variant in variants:
+            # Each cell names its game: a phone shows the rows as cards, no column heads.
+            game = VARIANT_NAMES[variant.key]
             if not variant.min_players <= n <= variant.max_players:
-                cells.append(None)
+                cells.append({"game": game})
                 continue
             offset = deal_start_offset(variant, n)
             cells.append(
                 {
+                    "game": game,
                     "first": first_card_to(offset),
                     "counts": counts_text(dealt_counts(variant, n, 0)),
                 }

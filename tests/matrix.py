@@ -21,6 +21,9 @@ LOCALES = {
     "en-US": "en",
     "ja-JP": "ja",
     "zh-CN": "zh-hans",
+    "zh-TW": "zh-hant",
+    "de-DE": "de",
+    "ko-KR": "ko",
 }
 
 #: A laptop and a phone.

@@ -7,6 +7,7 @@ import re
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from tests import matrix
 from tests.browser.conftest import (
     SETTLED,
     TURN_MS,
@@ -62,7 +63,7 @@ def test_table_mid_game_has_no_serious_violations(site, new_page):
 
 def test_the_lockout_page_has_no_serious_violations(site, new_page):
     sign_up(new_page(hurried=True), site, "locked")
-    for locale in ("en-US", "ja-JP", "zh-CN"):
+    for locale in matrix.LOCALES:
         page = new_page(hurried=True, locale=locale)
         for _ in range(5):
             page.goto(f"{site}/accounts/login/")

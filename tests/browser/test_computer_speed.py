@@ -24,6 +24,9 @@ SAID = {
     "en-US": "The computer now plays at this speed: Slow.",
     "ja-JP": "コンピューターの速さが「ゆっくり」になりました。",
     "zh-CN": "电脑速度已改为“慢”。",
+    "zh-TW": "電腦速度已改為「慢速」。",
+    "de-DE": "Der Computer spielt jetzt in diesem Tempo: Langsam.",
+    "ko-KR": "이제 컴퓨터가 이 속도로 플레이해요: 느리게.",
 }
 
 

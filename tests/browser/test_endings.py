@@ -34,6 +34,9 @@ YOUR_TURN = {
     "en-US": re.compile("your turn", re.IGNORECASE),
     "ja-JP": re.compile("あなたの番"),
     "zh-CN": re.compile("轮到你"),
+    "zh-TW": re.compile("輪到你"),
+    "de-DE": re.compile("du bist dran", re.IGNORECASE),
+    "ko-KR": re.compile("내 차례"),
 }
 SLOW = 15_000  # a first state over the socket, on a busy machine
 
@@ -171,6 +174,15 @@ RESIGN_TEXTS = {
         "終了",
     ),
     "zh-CN": ("你认输了。", "你输掉了这场比赛。", "认输了。", "获胜者：", "已结束"),
+    "zh-TW": ("你認輸了。", "你輸掉了這場比賽。", "認輸了。", "勝者：", "已結束"),
+    "de-DE": (
+        "Du hast aufgegeben.",
+        "Du hast die Partie verloren.",
+        "hat aufgegeben.",
+        "Gewinner:",
+        "Beendet",
+    ),
+    "ko-KR": ("기권했어요.", "매치에서 졌어요.", "님이 기권했어요.", "승자:", "종료"),
 }
 
 

@@ -5,6 +5,7 @@ never cut their text; and every seat's letter differs from the others'."""
 
 import pytest
 
+from tests import matrix
 from tests.browser.conftest import (
     SCREENSHOTS,
     TURN_MS,
@@ -97,7 +98,7 @@ def test_the_turn_fits_the_screen(site, new_page, seats):
         shot(page, f"layout-{seats}-seats-{width}x{height}")
 
 
-@pytest.mark.parametrize("locale", ["ja-JP", "zh-CN"])
+@pytest.mark.parametrize("locale", [locale for locale in matrix.LOCALES if locale != "en-US"])
 def test_eight_seats_fit_in_other_languages(site, new_page, locale):
     page = new_page(hurried=True, viewport={"width": 360, "height": 740}, locale=locale)
     new_game(page, site, players="8")
@@ -112,7 +113,7 @@ def test_eight_seats_fit_in_other_languages(site, new_page, locale):
         shot(page, f"layout-8-seats-{width}x{height}-{locale}")
 
 
-# -- a whole match, as a player sees it, in three languages ------------------------------
+# -- a whole match, as a player sees it, in every language ------------------------------
 
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 360, "height": 740}
@@ -123,6 +124,9 @@ GAMES = {
     "en-US": ("babanuki", {"rounds": "3"}),
     "ja-JP": ("jijinuki", {"rounds": "1"}),
     "zh-CN": ("old_maid", {"strike_limit": "1"}),
+    "zh-TW": ("babanuki", {"rounds": "1"}),
+    "de-DE": ("schwarzer_peter", {"strike_limit": "1"}),
+    "ko-KR": ("babanuki", {"rounds": "1"}),
 }
 
 

@@ -222,7 +222,14 @@ def test_the_live_lobby_names_games_in_each_readers_language(site, new_page):
     host.locator("form.new-game button[type=submit]").click()
     expect(host).to_have_url(re.compile(r"/r/[A-Z0-9]+/$"))
     code = host.url.rstrip("/").split("/")[-1]
-    names = {"en-US": "Old Maid", "ja-JP": "オールドメイド", "zh-CN": "英式抽鬼牌"}
+    names = {
+        "en-US": "Old Maid",
+        "ja-JP": "オールドメイド",
+        "zh-CN": "英式抽鬼牌",
+        "zh-TW": "英式抽鬼牌",
+        "de-DE": "Old Maid",
+        "ko-KR": "올드 메이드",
+    }
     for locale, page in readers.items():
         row = page.locator(f'tr[data-code="{code}"]')
         expect(row.locator("td").first).to_have_text(names[locale])

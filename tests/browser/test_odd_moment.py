@@ -26,11 +26,17 @@ DREW = {
     "en-US": "You drew the joker!",
     "ja-JP": "ジョーカーを引いてしまった！",
     "zh-CN": "你抽到了鬼牌！",
+    "zh-TW": "你抽到了鬼牌！",
+    "de-DE": "Du hast den Joker gezogen!",
+    "ko-KR": "조커 카드를 뽑았어요!",
 }
 TOOK = {
     "en-US": "{seat} took the joker from you",
     "ja-JP": "{seat}がジョーカーを引いてくれた",
     "zh-CN": "{seat}从你手里抽走了鬼牌",
+    "zh-TW": "{seat}從你手上抽走了鬼牌",
+    "de-DE": "{seat} hat dir den Joker abgenommen",
+    "ko-KR": "{seat} 님이 내 조커 카드를 가져갔어요",
 }
 
 #: Every moment the page shows (and the curtain, on one device), in order, as it shows:

@@ -19,7 +19,14 @@ from tests.support import needs_services
 pytestmark = [needs_browser, needs_services]
 
 SIZES = matrix.SIZES
-LANGUAGES = {"en-US": "Your record", "ja-JP": "あなたの成績", "zh-CN": "你的战绩"}
+LANGUAGES = {
+    "en-US": "Your record",
+    "ja-JP": "あなたの成績",
+    "zh-CN": "你的战绩",
+    "zh-TW": "你的戰績",
+    "de-DE": "Deine Bilanz",
+    "ko-KR": "내 전적",
+}
 
 
 def a_record(user):
