@@ -399,6 +399,9 @@ ROOM_CREATION_PER_ADDRESS_PER_HOUR = int(os.environ.get("ROOM_CREATION_PER_ADDRE
 # -- play now (issue 34: docs/operations.md "Play now") -------------------------------------
 # How long a public table waits for people before the computer takes its empty seats.
 PLAY_NOW_WAIT_SECONDS = float(os.environ.get("PLAY_NOW_WAIT_SECONDS", "15"))
+# How long a waiting public table keeps the seat of someone whose page is not connected (a
+# reload, a page still opening) before giving it to the next person.
+PLAY_NOW_AWAY_SECONDS = float(os.environ.get("PLAY_NOW_AWAY_SECONDS", "8"))
 # Presses of Play now a minute, by one browser (an account or a guest) and by every
 # browser of one address together; and how many people may wait for one game at once.
 PLAY_NOW_JOINS_PER_MINUTE = int(os.environ.get("PLAY_NOW_JOINS_PER_MINUTE", "6"))

@@ -100,6 +100,11 @@ class Room(models.Model):
     def __str__(self):
         return f"{self.code} ({self.variant}, {self.seat_count} seats)"
 
+    @property
+    def way_to_play(self) -> str:
+        """How the room is played, as pages name it: a public table (Play now), or its mode."""
+        return str(_("Public table")) if self.public else self.get_mode_display()
+
     def host_seat(self, seats) -> int | None:
         """The host's seat among ``seats`` (``Seat`` rows): ``games.engine.seats.host_seat``."""
         return seat_rules.host_seat([s.facts for s in seats], self.host_id, self.host_guest)

@@ -36,7 +36,8 @@ class Due:
     """The next thing the server must do in a room: ``kind`` at ``at`` (seconds since the
     epoch), planned against the room's ``version``."""
 
-    kind: str  # "computer_turn", "cover_seat", "next_round", "abandon" or "start_table"
+    # "computer_turn", "cover_seat", "next_round", "abandon", "start_table" or "free_seat"
+    kind: str
     at: float
     version: int
     seat: int | None = None
@@ -56,11 +57,12 @@ def next_due(state: RoomState) -> Due | None:
     first is welcome to).
 
     A public table waiting for people (Play now: ``games.services.public_tables``) starts at
-    its ``starts_at``.
+    its ``starts_at``, and gives back the seat of a person whose page has not been connected
+    for ``PLAY_NOW_AWAY_SECONDS``.
     """
     room = state["room"]
-    if room["status"] == "waiting" and room.get("public") and room.get("starts_at"):
-        return Due("start_table", room["starts_at"], state["version"])
+    if room["status"] == "waiting" and room.get("public"):
+        return _public_table_due(state)
     if room["status"] != "playing":
         return None
     version, seats = state["version"], state["seats"]
@@ -83,4 +85,16 @@ def next_due(state: RoomState) -> Due | None:
         elif not any(played_in_person(seat) for seat in seats):
             at = changed_at + settings.ROUND_PAUSE_SECONDS
             due.append(Due("next_round", at, version))
+    return min(due, key=lambda d: d.at) if due else None
+
+
+def _public_table_due(state: RoomState) -> Due | None:
+    version, grace = state["version"], settings.PLAY_NOW_AWAY_SECONDS
+    due = [
+        Due("free_seat", seat["away_since"] + grace, version, seat["index"])
+        for seat in state["seats"]
+        if seat["kind"] == "human" and seat["away_since"] is not None
+    ]
+    if state["room"].get("starts_at"):
+        due.append(Due("start_table", state["room"]["starts_at"], version))
     return min(due, key=lambda d: d.at) if due else None

@@ -131,7 +131,7 @@ def test_a_first_visit_speaks_the_browsers_language(client, header, lang):
 
 @pytest.mark.parametrize("language", ["ja", "zh_Hans", "zh_Hant"])
 def test_no_space_sits_between_a_word_and_a_cards_name_in_languages_without_spaces(language):
-    """"你抽到了{card}", never "你抽到了 {card}": Chinese and Japanese put no space before
+    """ "你抽到了{card}", never "你抽到了 {card}": Chinese and Japanese put no space before
     (or after) a card's name or a pair's, only around Latin words and numbers."""
     names = r"\{(?:card|pair|first|second)\}"
     wide = r"[\u3000-\u9fff\uff00-\uffef]"

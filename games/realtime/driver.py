@@ -129,6 +129,11 @@ def run_due(room_id: int, due: schedule.Due) -> RoomState | None:
             return services.deal_next_round(room_id=room_id, version=due.version)
         if due.kind == "start_table":
             return services.start_table(room_id=room_id, version=due.version)
+        if due.kind == "free_seat":
+            assert due.seat is not None  # next_due plans free_seat with its seat
+            return services.free_waiting_seat(
+                room_id=room_id, seat_index=due.seat, version=due.version
+            )
         if due.kind == "abandon":
             return services.abandon_room(room_id=room_id, version=due.version)
     except ActionError:

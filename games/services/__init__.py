@@ -25,9 +25,9 @@ from games.services.presence import (
     sweep_stale_presences,
     sweep_stale_watchers,
 )
+from games.services.public_tables import free_waiting_seat, start_table
 from games.services.public_tables import join as play_now
 from games.services.public_tables import leave as leave_table
-from games.services.public_tables import start_table
 from games.services.rooms import (
     abandon_room,
     create_room,
@@ -53,6 +53,7 @@ __all__ = [
     "disconnect",
     "draw",
     "end_unfinished",
+    "free_waiting_seat",
     "heartbeat",
     "join_refusal",
     "join_room",

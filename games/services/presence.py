@@ -16,7 +16,7 @@ from django.utils import timezone
 from games.engine.shapes import RoomState
 from games.identity import Actor
 from games.models import Presence, Room, Seat, Watcher
-from games.services import public_tables, publish, sql
+from games.services import publish, sql
 from games.services.attendance import note_attendance
 from games.services.change import changing
 from games.state import room_state
@@ -117,18 +117,6 @@ def _went_away(change, seat_ids, since) -> bool:
     anyone is still at the room, and commit if either changed."""
     room = change.room
     fresh = _stale_before()
-    if room.public and room.status == Room.Status.WAITING:
-        # Still queueing at a public table: the seat is given back, not kept away.
-        gone = [
-            seat
-            for seat in Seat.objects.filter(pk__in=seat_ids, room=room)
-            if not seat.presences.filter(last_seen__gte=fresh).exists() and not seat.is_empty
-        ]
-        if gone:
-            freed = public_tables.leave_waiting(change, gone)
-            note_attendance(room)
-            change.commit({"kind": "seat_freed", "seat": freed[0], "seats": freed})
-            return True
     away = []
     for seat in Seat.objects.filter(pk__in=seat_ids, room=room, away_since__isnull=True):
         if not seat.presences.filter(last_seen__gte=fresh).exists():

@@ -7,8 +7,9 @@ the table's first free seat, or opens a new table when none has one, so two peop
 pressing at the same moment, in any process, sit at one table. A table starts when its
 last seat is taken, or by itself ``PLAY_NOW_WAIT_SECONDS`` after its first person sat
 down (``games.schedule``: ``start_table``), with online bots whose owners opted them in,
-then the computer, in its empty seats. Someone whose page closes while the table waits
-gives their seat back (``presence``); a table nobody waits at any more waits for nobody.
+then the computer, in its empty seats. Someone whose page is not connected while the table
+waits (closed, or never opened) gives their seat back after ``PLAY_NOW_AWAY_SECONDS``
+(``free_seat``; a reload keeps it); a table nobody waits at any more waits for nobody.
 
 Limits (docs/operations.md, "Play now"): one waiting seat per person at a time;
 ``PLAY_NOW_JOINS_PER_MINUTE`` presses a minute per browser and
@@ -162,6 +163,9 @@ def _sit(room_id: int, actor: Actor, name: str) -> None:
         free = next(s for s in seats if s.is_empty)
         free.user_id, free.guest = actor.user_id, "" if actor.user_id else actor.guest
         free.name = _unique(name, taken)
+        # Away until their page connects: a person who never opens it gives the seat back
+        # after PLAY_NOW_AWAY_SECONDS (free_waiting_seat), as one whose page closes does.
+        free.away_since = timezone.now()
         free.save()
         if len(taken) == 0:  # the first person at the table: its wait starts now
             room.starts_at = timezone.now() + timedelta(seconds=settings.PLAY_NOW_WAIT_SECONDS)
@@ -233,10 +237,26 @@ def _bot_for(room: Room) -> Bot | None:
     )
 
 
+def free_waiting_seat(*, room_id: int, seat_index: int, version: int):
+    """The driver gives back the seat of a person whose page has not been connected to a
+    waiting public table for ``PLAY_NOW_AWAY_SECONDS`` (closed, or never opened); the new
+    state, or None when that is not (or no longer) due."""
+    with changing(room_id, version) as change:
+        room = change.room
+        seat = next((s for s in change.seats if s.index == seat_index), None)
+        if not room.public or room.status != Room.Status.WAITING or seat is None:
+            return None
+        grace = timedelta(seconds=settings.PLAY_NOW_AWAY_SECONDS)
+        if seat.is_empty or seat.away_since is None or timezone.now() - seat.away_since < grace:
+            return None
+        leave_waiting(change, [seat])
+        return change.commit({"kind": "seat_freed", "seat": seat_index})
+
+
 def leave_waiting(change, seats: list[Seat]) -> list[int]:
     """Inside a change of a waiting public table: ``seats`` are free again (their
-    people's pages closed, or they chose to leave); a table nobody waits at any more
-    stops counting down. The seats freed."""
+    people's pages closed or never opened, or they chose to leave); a table nobody waits
+    at any more stops counting down. The seats freed."""
     room = change.room
     freed = []
     for seat in seats:

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from config.asgi import application
 from games import schedule, selectors, services
-from games.models import Bot, Room
+from games.models import Bot, Room, Seat
 from games.services import bots
 from tests.lobby.conftest import logged_in
 
@@ -103,6 +103,7 @@ def test_the_driver_starts_a_table_at_its_time_with_an_opted_in_bot_then_the_com
         bots.claim_stream(b.pk, 60)
     bots.play_public(owner_id=owner.pk, bot_id=bot.pk, on=True)
     table = table_of(press(client, name="Ann"))
+    Seat.objects.filter(room=table).update(away_since=None)  # Ann's page is connected
     state = selectors.snapshot(table.pk)
     due = schedule.next_due(state)
     assert (due.kind, due.at) == ("start_table", table.starts_at.timestamp())
@@ -118,6 +119,21 @@ def test_the_driver_starts_a_table_at_its_time_with_an_opted_in_bot_then_the_com
         ("", "computer", False),
         ("", "computer", False),
     ]
+
+
+def test_a_seat_whose_page_never_connects_is_given_back_after_its_grace(client, settings):
+    settings.PLAY_NOW_AWAY_SECONDS = 8
+    table = table_of(press(client, name="Ann"))
+    seat = table.seats.get(index=0)
+    state = selectors.snapshot(table.pk)
+    due = schedule.next_due(state)
+    assert (due.kind, due.seat, due.at) == ("free_seat", 0, seat.away_since.timestamp() + 8)
+    assert services.free_waiting_seat(room_id=table.pk, seat_index=0, version=due.version) is None
+    Seat.objects.filter(pk=seat.pk).update(away_since=timezone.now() - timedelta(seconds=8))
+    freed = services.free_waiting_seat(room_id=table.pk, seat_index=0, version=due.version)
+    assert freed["seats"][0]["kind"] == "empty" and freed["room"]["starts_at"] is None
+    assert freed["event"] == {"kind": "seat_freed", "seat": 0}
+    assert schedule.next_due(freed) is None
 
 
 def test_a_bot_at_one_public_table_is_not_seated_at_another(client_factory, make_user):

@@ -100,8 +100,8 @@ def test_ten_people_pressing_at_once_sit_at_two_full_tables_and_one_the_computer
     assert all(s["you"] for s in started)
 
 
-def test_a_page_closed_while_waiting_gives_its_seat_back(servers):
-    port = servers("site", env={"PLAY_NOW_WAIT_SECONDS": "600"}).port
+def test_a_page_closed_while_waiting_gives_its_seat_back_after_its_grace(servers):
+    port = servers("site", env={"PLAY_NOW_WAIT_SECONDS": "600", "PLAY_NOW_AWAY_SECONDS": "1"}).port
     stays, goes = guests(2, "close")
     _, table, _ = press(port, stays, name="Stays")
     _, same, _ = press(port, goes, name="Goes")
@@ -132,6 +132,7 @@ def test_each_play_now_limit_holds_at_its_boundary(servers):
         "site",
         env={
             "PLAY_NOW_WAIT_SECONDS": "600",
+            "PLAY_NOW_AWAY_SECONDS": "600",  # nobody here opens the page
             "PLAY_NOW_JOINS_PER_MINUTE": "3",
             "PLAY_NOW_JOINS_PER_MINUTE_PER_ADDRESS": "7",
             "PLAY_NOW_WAITING_PER_GAME": "4",
