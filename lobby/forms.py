@@ -1,3 +1,5 @@
+import json
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
@@ -610,3 +612,7 @@ class PlayNowForm(forms.Form):
 
     def player_name(self) -> str:
         return self.username or self.cleaned_data["name"]
+
+    def players_by_game(self) -> str:
+        """Each game's fewest and most players, as JSON: the page offers only those sizes."""
+        return json.dumps({k: [v.min_players, v.max_players] for k, v in VARIANTS.items()})

@@ -104,6 +104,22 @@ function renderTables(tables) {
   }));
 }
 
+// Play now offers only the table sizes the chosen game is played at (the server checks).
+const play = document.getElementById("play-now");
+if (play) {
+  const limits = JSON.parse(play.dataset.players);
+  const game = play.elements.variant;
+  const size = play.elements.seat_count;
+  const sync = () => {
+    const [low, high] = limits[game.value] || [0, Infinity];
+    for (const option of size.options) option.disabled = +option.value < low || +option.value > high;
+    if (+size.value < low) size.value = String(low);
+    if (+size.value > high) size.value = String(high);
+  };
+  game.addEventListener("change", sync);
+  sync();
+}
+
 let delay = 500;
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";

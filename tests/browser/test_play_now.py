@@ -24,6 +24,12 @@ def test_two_guests_press_play_now_wait_together_and_play_a_round(site, new_page
     lobby, ann, mia = new_page(), new_page(hurried=True), new_page(hurried=True)
     lobby.goto(f"{site}/")
     expect(lobby.locator("#lobby-waiting")).to_contain_text("Nobody is waiting right now")
+    # Only the sizes a game is played at are offered: Jiji-nuki needs three.
+    form = lobby.locator("#play-now")
+    form.get_by_label("Game").select_option("jijinuki")
+    expect(form.locator("#id_seat_count option[value='2']")).to_be_disabled()
+    form.get_by_label("Game").select_option("babanuki")
+    expect(form.locator("#id_seat_count option[value='2']")).to_be_enabled()
 
     press_play_now(ann, site, "Ann", "2")
     countdown = ann.locator("#starts-in")
