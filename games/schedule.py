@@ -95,6 +95,7 @@ def _public_table_due(state: RoomState) -> Due | None:
         for seat in state["seats"]
         if seat["kind"] == "human" and seat["away_since"] is not None
     ]
-    if state["room"].get("starts_at"):
-        due.append(Due("start_table", state["room"]["starts_at"], version))
+    starts_at = state["room"].get("starts_at")
+    if starts_at is not None:
+        due.append(Due("start_table", starts_at, version))
     return min(due, key=lambda d: d.at) if due else None

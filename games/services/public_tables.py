@@ -83,7 +83,7 @@ def join(
 def _checked_table(variant: object, seat_count: object):
     try:
         v = get_variant(str(variant))
-        seats = int(seat_count)  # type: ignore[arg-type]
+        seats = int(str(seat_count))
         v.check_players(seats)
     except (TypeError, ValueError) as exc:
         raise ActionError("not_allowed", _("Choose a game and a table size.")) from exc
