@@ -3,7 +3,7 @@ import json
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games import fairness_data, names
@@ -166,7 +166,9 @@ class NewGameForm(forms.Form):
         widget=forms.RadioSelect,
     )
     mode = forms.ChoiceField(
-        label=_("How to play"),
+        label=pgettext_lazy(
+            "the way of playing: versus the computer, on one device, with friends", "How to play"
+        ),
         choices=[
             ("computer", _("Versus the computer")),
             ("same_device", _("Everyone on this device")),

@@ -83,10 +83,10 @@ def test_catalogue_is_complete_and_keeps_placeholders(language):
 @pytest.mark.parametrize("language", CATALOGUES)
 def test_compiled_catalogue_matches_the_source(language):
     folder = LOCALE / language / "LC_MESSAGES"
-    po = {e.msgid: e.msgstr or dict(e.msgstr_plural) for e in polib.pofile(folder / "django.po")}
-    mo = {e.msgid: e.msgstr or dict(e.msgstr_plural) for e in polib.mofile(folder / "django.mo")}
-    po.pop("", None)
-    mo.pop("", None)
+    po = {key(e): e.msgstr or dict(e.msgstr_plural) for e in polib.pofile(folder / "django.po")}
+    mo = {key(e): e.msgstr or dict(e.msgstr_plural) for e in polib.mofile(folder / "django.mo")}
+    po.pop((None, ""), None)
+    mo.pop((None, ""), None)
     assert mo == po, "run: make messages"
 
 

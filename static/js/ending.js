@@ -2,7 +2,7 @@
 // and result box, its seat panel, the room's status line), so that they always agree.
 // Strings come from the template's #table-labels (L).
 
-import { counted, fill, seatName as wordsSeatName } from "./words.js";
+import { counted, fill, listed, sentences, seatName as wordsSeatName } from "./words.js";
 
 /** The seats this page still plays: the server's ``you`` leaves out those it left to the
  * computer (it names them in ``you_left``). */
@@ -62,12 +62,12 @@ export function ending(L, state) {
   if (match.scoring === "strikes" && losers.length === 1 && !state.room.rules.reverse && !by) {
     outcome = fill(L.matchOverStrikes, { seat: name(losers[0]) });
   } else if (winners.length) {
-    outcome = fill(L.matchOver, { seats: winners.map(name).join(", ") });
+    outcome = fill(L.matchOver, { seats: listed(winners.map(name)) });
   }
   let verdict = "";
   if (mine.some((s) => winners.includes(s))) verdict = L.youWon;
   else if (mine.some((s) => losers.includes(s))) verdict = L.youLost;
-  return { cause, outcome, verdict, text: [cause, outcome, verdict].filter(Boolean).join(" ") };
+  return { cause, outcome, verdict, text: sentences(cause, outcome, verdict) };
 }
 
 // -- words that depend on a number ------------------------------------------------------

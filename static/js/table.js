@@ -31,7 +31,7 @@
 
 import { ending } from "./ending.js";
 import { defaultCamera } from "./scene.js";
-import { fill } from "./words.js";
+import { fill, sentences } from "./words.js";
 import { announce, describe } from "./table/announce.js";
 import { turnOnDrag } from "./table/drag.js";
 import { chooseMode } from "./table/mode.js";
@@ -84,9 +84,9 @@ document.addEventListener("table-state", async (e) => {
       const text = describe(event);
       setLastMove(text, describe(event, { brief: true }));
       // The odd card's moment, for the drawer and the giver only: said with the draw.
-      const said = [text, momentText(event)].filter(Boolean).join(" ");
+      const said = sentences(text, momentText(event));
       if (view.state.round && view.state.round.over) {
-        announce(`${said} ${$("result-odd").textContent} ${$("result-match").textContent}`);
+        announce(sentences(said, $("result-odd").textContent, $("result-match").textContent));
       } else {
         announce(said);
       }

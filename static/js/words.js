@@ -9,11 +9,15 @@
 //                                    (the server writes both with its seat_name tag)
 //   counted("cards", {n: 3})         "3 cards": the singular or plural sentence for n
 //   fill(text, {seat: "Ann"})        a label's {placeholders} filled, for every script
+//   sentences(a, b, ...)             sentences one after another: a space between them,
+//                                    none after Japanese and Chinese "。"
+//   listed(["Ann", "Mia"])           names in a list: "Ann, Mia", "Ann、Mia" (the
+//                                    catalogue's list separator, data-list-separator)
 //
 // Each takes the labels (a dataset) last, and counted() the language after them; both
 // default to the page's.
 const pageLabels = () => document.getElementById("seat-labels").dataset;
-const pageLanguage = () => document.documentElement.lang || "en";
+const pageLanguage = () => globalThis.document?.documentElement?.lang || "en";
 
 const rules = new Map();
 function pluralRules(lang) {
@@ -31,6 +35,19 @@ function pluralRules(lang) {
 
 /** A label with its {placeholders} filled from values; a placeholder values lacks reads "". */
 export const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => values[k] ?? "");
+
+/** Written without spaces between words or sentences: Japanese and Chinese. */
+const withoutSpaces = (lang) => /^(ja|zh)\b/.test(lang);
+
+/** Sentences one after another (the empty ones left out). */
+export function sentences(...parts) {
+  return parts.filter(Boolean).join(withoutSpaces(pageLanguage()) ? "" : " ");
+}
+
+/** Names in a list, with the catalogue's separator (", " or "、"). */
+export function listed(names, labels = pageLabels()) {
+  return names.join(labels.listSeparator || ", ");
+}
 
 function levelWord(level, labels) {
   return labels[`computerLevel${level.charAt(0).toUpperCase()}${level.slice(1)}`] || level;

@@ -34,7 +34,7 @@ TOOK = {
     "en-US": "{seat} took the joker from you",
     "ja-JP": "{seat}がジョーカーを引いてくれた",
     "zh-CN": "{seat}从你手里抽走了鬼牌",
-    "zh-TW": "{seat}從你手上抽走了鬼牌",
+    "zh-TW": "{seat}抽走了你的鬼牌",
     "de-DE": "{seat} hat dir den Joker abgenommen",
     "ko-KR": "{seat} 님이 내 조커 카드를 가져갔어요",
 }

@@ -178,7 +178,7 @@ NESTED = {
     "en-US": "(computer, ",
     "ja-JP": "（コンピューター・",
     "zh-CN": "（电脑·",
-    "zh-TW": "（電腦・",
+    "zh-TW": "（電腦 · ",
     "de-DE": "(Computer, ",
     "ko-KR": "(컴퓨터, ",
 }

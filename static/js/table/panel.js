@@ -3,7 +3,7 @@
 // device's curtain, the last move, and the spectators count.
 
 import { ending, placeName, playingSeats, plural, roundVerdict, seatResult, standings } from "../ending.js";
-import { counted, fill, seatWhat } from "../words.js";
+import { counted, fill, seatWhat, sentences } from "../words.js";
 import { action, send } from "./actions.js";
 import { $, colours, L, letters } from "./page.js";
 import { place } from "./placement.js";
@@ -181,13 +181,13 @@ export function renderResult() {
   list.hidden = !list.children.length;
   const odd = oddCard();
   let oddText = odd ? fill(L.holder, { seat: seatName(odd.holder), card: nameCard(odd.card) }) : "";
-  if (r.over && r.removed && r.removed.length) oddText += " " + fill(L.removed, { card: nameCard(r.removed[0]) });
+  if (r.over && r.removed && r.removed.length) oddText = sentences(oddText, fill(L.removed, { card: nameCard(r.removed[0]) }));
   $("result-odd").textContent = oddText;
   $("result-odd").hidden = !oddText;
   // The banner says each sentence once: what the verdict and the title already say is not
   // said again below them.
   const told = end ? [end.cause, r.over ? end.outcome : "", verdict ? "" : end.verdict] : [];
-  $("result-match").textContent = told.filter(Boolean).join(" ");
+  $("result-match").textContent = sentences(...told);
   $("result-match").hidden = !end;
   const actions = $("result-actions");
   actions.replaceChildren();

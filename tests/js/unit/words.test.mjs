@@ -182,3 +182,23 @@ test("strikes: the match's scoring once there is one, else the room's rules", ()
   view.state = { ...state({ scoring: "points", match: false }), match: { scoring: "strikes" } };
   assert.equal(table.strikes(), true, "the match's scoring wins over the rules");
 });
+
+test("sentences follow one another with a space, and none in Japanese or Chinese", async () => {
+  const { sentences } = await import("../../../static/js/words.js");
+  const before = globalThis.document.documentElement.lang;
+  globalThis.document.documentElement.lang = "en";
+  assert.equal(sentences("Round 1 is over.", "", "Ann finished."), "Round 1 is over. Ann finished.");
+  for (const lang of ["ja", "zh-hans", "zh-hant"]) {
+    globalThis.document.documentElement.lang = lang;
+    assert.equal(sentences("第 1 局結束。", "志明出完牌了。"), "第 1 局結束。志明出完牌了。");
+  }
+  globalThis.document.documentElement.lang = "ko";
+  assert.equal(sentences("라운드가 끝났어요.", "민준 님이 끝냈어요."), "라운드가 끝났어요. 민준 님이 끝냈어요.");
+  globalThis.document.documentElement.lang = before;
+});
+
+test("names in a list take the catalogue's separator", async () => {
+  const { listed } = await import("../../../static/js/words.js");
+  assert.equal(listed(["Ann", "Mia"], { listSeparator: ", " }), "Ann, Mia");
+  assert.equal(listed(["美玲", "志明", "Ann"], { listSeparator: "、" }), "美玲、志明、Ann");
+});
