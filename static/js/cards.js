@@ -7,6 +7,7 @@
 //                                     with the face's SVG inside (aria-hidden)
 //   cardBack()                      -> <span class="card back"> with the designed back
 //   cardName(code, { variant, L })  -> "ace of hearts", "ハートのA", "红心A", "the Black Peter"
+//                                      ({ alone: true }: a card's own label, "Joker" not "den Joker")
 //   pairName([a, b], { variant, L }) -> "queen of hearts and queen of clubs"
 //   faceSVG(code, variant), backSVG() -> the SVG markup itself (pure; what the tests check)
 //
@@ -35,10 +36,12 @@ function pageLabels() {
   return el.dataset;
 }
 
-export function cardName(code, { variant, L } = {}) {
+export function cardName(code, { variant, L, alone = false } = {}) {
   L = L || pageLabels();
-  if (code === "JK") return L.joker;
-  if (isPeter(code, variant)) return L.peter;
+  // ``alone``: the name as a card's own label (a hand's list, a face's aria-label), where
+  // a language that declines it inside sentences ("den Joker") names it as it is.
+  if (code === "JK") return (alone && L.jokerAlone) || L.joker;
+  if (isPeter(code, variant)) return (alone && L.peterAlone) || L.peter;
   const rank = code.slice(0, -1);
   const suit = code.slice(-1);
   const rankWord = L.ranks.split("|")[RANKS.indexOf(rank)];
@@ -440,7 +443,7 @@ export function cardFace(code, { variant, L } = {}) {
   else if (/^[JQK][SHDC]$/.test(code)) classes.push("court");
   el.className = classes.join(" ");
   el.setAttribute("role", "img");
-  el.setAttribute("aria-label", cardName(code, { variant, L }));
+  el.setAttribute("aria-label", cardName(code, { variant, L, alone: true }));
   el.dataset.card = code;
   el.innerHTML = faceSVG(code, variant);
   return el;

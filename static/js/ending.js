@@ -20,9 +20,14 @@ export function displayName(L, seat, room) {
 export function seatName(L, state, index) {
   const seat = state.seats[index];
   const name = displayName(L, seat, state.room);
-  // A seat this page left is told by its name, as every other page tells it.
-  const you = playingSeats(state).includes(index) && state.room.mode !== "same_device";
-  return you ? fill(L.youName, { name }) : name;
+  return isYou(state, index) ? fill(L.youName, { name }) : name;
+}
+
+/** Whether the page tells ``index`` as "you": a seat it plays, except on a shared device
+ * (where every seat is someone's). A seat this page left is told by its name, as every
+ * other page tells it. */
+export function isYou(state, index) {
+  return playingSeats(state).includes(index) && state.room.mode !== "same_device";
 }
 
 /** What each seat did to the match, once it is over: "won", "lost", "resigned" or "". */

@@ -2,7 +2,7 @@
 // rounds, the result box with its standings and next step, leaving or resigning, the same
 // device's curtain, the last move, and the spectators count.
 
-import { ending, placeName, playingSeats, plural, roundVerdict, seatResult, standings } from "../ending.js";
+import { ending, isYou, placeName, playingSeats, plural, roundVerdict, seatResult, standings } from "../ending.js";
 import { counted, fill, seatWhat, sentences } from "../words.js";
 import { action, send } from "./actions.js";
 import { $, colours, L, letters } from "./page.js";
@@ -34,7 +34,9 @@ export function renderStatus() {
     text = counted("yourTurn", { giver: seatName(r.giver), n: view.state.seats[r.giver].count });
   } else {
     const drawer = view.state.seats[r.drawer];
-    text = fill(computerStandsIn(drawer) ? L.computerTurn : L.theirTurn, { drawer: seatName(r.drawer), giver: seatName(r.giver) });
+    // Drawing from you: said to you ("… is drawing from you"), not of "Ann (you)".
+    const turn = computerStandsIn(drawer) ? L.computerTurn : isYou(view.state, r.giver) ? L.theirTurnFromYou : L.theirTurn;
+    text = fill(turn, { drawer: seatName(r.drawer), giver: seatName(r.giver) });
   }
   const line = $("status-line");
   line.textContent = text;
@@ -180,7 +182,8 @@ export function renderResult() {
   );
   list.hidden = !list.children.length;
   const odd = oddCard();
-  let oddText = odd ? fill(L.holder, { seat: seatName(odd.holder), card: nameCard(odd.card) }) : "";
+  const holder = odd && isYou(view.state, odd.holder) ? L.youHolder : L.holder;
+  let oddText = odd ? fill(holder, { seat: seatName(odd.holder), card: nameCard(odd.card) }) : "";
   if (r.over && r.removed && r.removed.length) oddText = sentences(oddText, fill(L.removed, { card: nameCard(r.removed[0]) }));
   $("result-odd").textContent = oddText;
   $("result-odd").hidden = !oddText;

@@ -11,7 +11,7 @@ import { renderCurtain, renderPanel, renderResult, renderSeatActions, renderStat
 import { place, sizeArea } from "./placement.js";
 import { renderTags } from "./tags.js";
 import { curtainNeeded, drawing, handCards, isMyTurn, myHandSeat, oddCard, view, youLeft } from "./view.js";
-import { back, face, nameCard, seatName, variant } from "./words.js";
+import { back, face, labelCard, seatName, variant } from "./words.js";
 
 export function render() {
   if (!view.state.round) return;
@@ -150,7 +150,7 @@ export function renderMyHand() {
   list.replaceChildren(
     ...cards.map((code) => {
       const li = document.createElement("li");
-      li.textContent = nameCard(code);
+      li.textContent = labelCard(code);
       return li;
     }),
   );

@@ -202,3 +202,12 @@ test("names in a list take the catalogue's separator", async () => {
   assert.equal(listed(["Ann", "Mia"], { listSeparator: ", " }), "Ann, Mia");
   assert.equal(listed(["美玲", "志明", "Ann"], { listSeparator: "、" }), "美玲、志明、Ann");
 });
+
+test("a card's own label may differ from its name inside a sentence", async () => {
+  const { cardName } = await import("../../../static/js/cards.js");
+  const L = { ...CARD_LABELS, joker: "den Joker", jokerAlone: "Joker", peter: "den Schwarzen Peter", peterAlone: "Schwarzer Peter" };
+  assert.equal(cardName("JK", { L }), "den Joker");
+  assert.equal(cardName("JK", { L, alone: true }), "Joker");
+  assert.equal(cardName("JC", { L, variant: "schwarzer_peter", alone: true }), "Schwarzer Peter");
+  assert.equal(cardName("JK", { L: CARD_LABELS, alone: true }), "the joker"); // none of its own: the same
+});
