@@ -27,6 +27,10 @@ from games.labels import (
 #: Seat colours clockwise from seat 0, each with a letter so colour is never alone.
 COLOURS = ("red", "green", "yellow", "blue", "purple", "orange", "teal", "pink")
 
+#: Seats someone holds (a person or a bot account; not empty, not the computer's), as a
+#: filter on ``Seat``.
+SEAT_HELD = models.Q(user__isnull=False) | ~models.Q(guest="")
+
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Q
 
-from games.models import Room, Seat
+from games.models import SEAT_HELD, Room, Seat
 
 
 def lobby_rooms(limit: int = 100) -> list[dict]:
@@ -37,7 +37,7 @@ def play_now_lines() -> list[dict]:
     """How many people wait at Play now for each game and size, where anyone does."""
     rows = (
         Seat.objects.filter(room__public=True, room__status=Room.Status.WAITING)
-        .filter(Q(user__isnull=False) | ~Q(guest=""))
+        .filter(SEAT_HELD)
         .values("room__variant", "room__seat_count")
         .annotate(waiting=Count("pk"))
         .order_by("room__variant", "room__seat_count")

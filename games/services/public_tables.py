@@ -23,7 +23,6 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -32,7 +31,7 @@ from games.engine import MatchRules, Options, get_variant
 from games.errors import ActionError
 from games.identity import Actor
 from games.labels import VARIANT_NAMES
-from games.models import Bot, PlayNowLine, Presence, Room, Seat
+from games.models import SEAT_HELD, Bot, PlayNowLine, Presence, Room, Seat
 from games.names import name_key
 from games.services.bot_news import withdraw_challenges
 from games.services.change import changing
@@ -132,7 +131,7 @@ def waiting_for(variant: str) -> int:
         Seat.objects.filter(
             room__public=True, room__status=Room.Status.WAITING, room__variant=variant
         )
-        .filter(Q(user__isnull=False) | ~Q(guest=""))
+        .filter(SEAT_HELD)
         .count()
     )
 
@@ -264,7 +263,7 @@ def leave_waiting(change, seats: list[Seat]) -> list[int]:
         seat.user_id, seat.guest, seat.name, seat.away_since = None, "", "", None
         seat.save(update_fields=["user", "guest", "name", "away_since"])
         freed.append(seat.index)
-    if not Seat.objects.filter(room=room).filter(Q(user__isnull=False) | ~Q(guest="")).exists():
+    if not Seat.objects.filter(room=room).filter(SEAT_HELD).exists():
         room.starts_at = None
         room.save(update_fields=["starts_at"])
     return freed
