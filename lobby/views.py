@@ -51,6 +51,11 @@ def _focus_first_error(form) -> None:
 PLAY_NOW_NAME = "play_now_name"
 
 
+def _named(rows: list[dict]) -> list[dict]:
+    """The lobby's language-neutral rows, each with its game named in the reader's language."""
+    return [{**r, "variant_name": VARIANT_NAMES[r["variant"]]} for r in rows]
+
+
 def home(request, play_form: PlayNowForm | None = None, status: int = 200):
     actor = viewer_from_request(request)
     if play_form is None:
@@ -62,7 +67,6 @@ def home(request, play_form: PlayNowForm | None = None, status: int = 200):
                 "name": request.session.get(PLAY_NOW_NAME, ""),
             },
         )
-    named = lambda rows: [{**r, "variant_name": VARIANT_NAMES[r["variant"]]} for r in rows]  # noqa: E731
     return render(
         request,
         "lobby/home.html",
@@ -73,10 +77,10 @@ def home(request, play_form: PlayNowForm | None = None, status: int = 200):
             # sends): the page names the games in its reader's language.
             "lobby_rooms": [
                 {**r, "house_rules": house_rule_words(r["options"])}
-                for r in named(selectors.lobby_rooms())
+                for r in _named(selectors.lobby_rooms())
             ],
-            "waiting": named(selectors.play_now_lines()),
-            "public_tables": named(selectors.public_tables()),
+            "waiting": _named(selectors.play_now_lines()),
+            "public_tables": _named(selectors.public_tables()),
             "my_rooms": selectors.rooms_of(actor, active=True),
             "online_bots": selectors.online_bots(),
             "recent_rooms": selectors.rooms_of(actor, active=False)[:10],

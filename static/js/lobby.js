@@ -1,3 +1,5 @@
+import { counted } from "./words.js";
+
 // Keeps the lobby live over /ws/lobby/: the open rooms, who waits at Play now for each
 // game and size, and the public tables in play.
 const body = document.getElementById("lobby-rooms");
@@ -51,16 +53,6 @@ function render(rooms) {
   body.replaceChildren(...rooms.map(row));
 }
 
-// "3 players" and the like: the page's labels hold each phrase's forms by count
-// (lobby-labels: data-players-one, data-players-other, ...), in its own language, each
-// written for a sample count (1 for "one", 2 for "other"), which is swapped for n.
-function counted(name, n) {
-  const form = new Intl.PluralRules(document.documentElement.lang).select(n);
-  const sample = form === "one" ? "1" : "2";
-  const text = form === "one" ? labels[`${name}One`] : labels[`${name}Other`];
-  return text.replace(sample, String(n));
-}
-
 function item(className, children) {
   const li = document.createElement("li");
   if (className) li.className = className;
@@ -85,7 +77,7 @@ function renderWaiting(lines) {
   if (!waitingList) return;
   if (!lines.length) { waitingList.replaceChildren(item("empty", [labels.nobodyWaiting])); return; }
   waitingList.replaceChildren(...lines.map((line) => {
-    const li = item("", [span(variantName(line.variant)), " ", meta(counted("players", line.seats)), " ", span(counted("waiting", line.waiting), "badge")]);
+    const li = item("", [span(variantName(line.variant)), " ", meta(counted("players", { n: line.seats }, labels)), " ", span(counted("waiting", { n: line.waiting }, labels), "badge")]);
     li.dataset.line = `${line.variant}-${line.seats}`;
     return li;
   }));
@@ -98,7 +90,7 @@ function renderTables(tables) {
     const a = document.createElement("a");
     a.href = `/r/${table.code}/`;
     a.textContent = labels.watch.replace("{game}", variantName(table.variant));
-    const li = item("", [a, " ", meta(counted("players", table.seats), counted("people", table.people))]);
+    const li = item("", [a, " ", meta(counted("players", { n: table.seats }, labels), counted("people", { n: table.people }, labels))]);
     li.dataset.code = table.code;
     return li;
   }));

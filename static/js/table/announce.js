@@ -2,7 +2,7 @@
 // may tell it (your card named only to you).
 
 import { playingSeats } from "../ending.js";
-import { fill } from "../words.js";
+import { fill, sentences } from "../words.js";
 import { $, L } from "./page.js";
 import { view } from "./view.js";
 import { nameCard, pairText, seatName } from "./words.js";
@@ -32,6 +32,5 @@ export function describe(event, { brief = false } = {}) {
   } else {
     text = fill(L.drew, { drawer: seatName(event.drawer), giver: seatName(event.giver) });
   }
-  for (const seat of event.finished || []) text += " " + fill(L.finished, { seat: seatName(seat) });
-  return text;
+  return sentences(text, ...(event.finished || []).map((seat) => fill(L.finished, { seat: seatName(seat) })));
 }
