@@ -5,7 +5,7 @@
 // shown at each card) go to the table as badges (round.marks) and to the move list in words.
 import { cardName } from "./cards.js";
 import { verifyDeal } from "./verify.js";
-import { computerParts, fill } from "./words.js";
+import { computerParts, fill, sentences } from "./words.js";
 
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const L = document.getElementById("table-labels").dataset;
@@ -96,9 +96,8 @@ function moveText(k) {
   const values = { drawer: seatName(draw.drawer), giver: seatName(draw.giver), card: face(draw.card),
     position: draw.position + 1,
     pair: draw.paired_with ? pair(draw.paired_with, draw.card) : "" };
-  let text = fill(draw.paired_with ? L.replayPaired : L.replayDrew, values);
-  for (const seat of draw.finished) text += " " + fill(L.finished, { seat: seatName(seat) });
-  return text;
+  const text = fill(draw.paired_with ? L.replayPaired : L.replayDrew, values);
+  return sentences(text, ...draw.finished.map((seat) => fill(L.finished, { seat: seatName(seat) })));
 }
 
 function show(k) {

@@ -108,7 +108,7 @@ document.addEventListener("table-state", async (e) => {
     } else if (event.kind === "seat_left") {
       const text = youLeft() && (event.seats || []).every((s) => view.leftSeats.has(s))
         ? L.youLeft
-        : (event.seats || []).map((s) => fill(L.seatLeft, { seat: seatName(s) })).join(" ");
+        : sentences(...(event.seats || []).map((s) => fill(L.seatLeft, { seat: seatName(s) })));
       setLastMove(text);
       announce(text);
     }
