@@ -210,7 +210,7 @@ class TableConsumer(limits.LimitedSocket):
 
     async def dispatch(self, message):
         # Channels closes stale database connections before every message, a thread hop
-        # per socket per change; database_sync_to_async already does it around each query.
+        # per socket per change; in_worker already does it around each call.
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")

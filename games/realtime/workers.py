@@ -5,6 +5,11 @@ default, so a slow statement in one room (a snapshot, a sweep, a computer move) 
 every other room's behind it. ``in_worker(fn)`` runs ``fn`` on the loop's pool instead
 (each thread with a database connection of its own, from the pool under ``DB_POOL``);
 rooms stay safe from each other through their row locks, as between processes.
+
+asgiref runs ``fn`` in a copy of the caller's context, and Django keeps the connection it
+opens there, so the connection is closed (or handed back to the pool) inside that copy,
+before and after ``fn``: Channels' ``database_sync_to_async`` closes outside it, where it
+never sees the connection, which then stayed open as long as the socket that called.
 ``idle()`` waits until no call started here is still running (shutdown, tests).
 """
 
@@ -14,7 +19,8 @@ import asyncio
 import functools
 import threading
 
-from channels.db import database_sync_to_async
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections
 
 _running = 0
 _changed = threading.Condition()
@@ -29,13 +35,17 @@ def in_worker(fn):
         with _changed:
             _running += 1
         try:
-            return fn(*args, **kwargs)
+            close_old_connections()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                close_old_connections()
         finally:
             with _changed:
                 _running -= 1
                 _changed.notify_all()
 
-    return database_sync_to_async(tracked, thread_sensitive=False)
+    return sync_to_async(tracked, thread_sensitive=False)
 
 
 async def idle(timeout: float = 30) -> bool:

@@ -339,7 +339,7 @@ async def test_a_backlog_is_waited_for_at_most_one_heartbeat(monkeypatch, settin
 
 async def test_the_sockets_database_calls_do_not_share_the_process_thread(monkeypatch):
     flags = []
-    hop = workers.database_sync_to_async
+    hop = workers.sync_to_async
 
     def recording(function, thread_sensitive=True):
         flags.append((getattr(function, "__name__", "?"), thread_sensitive))
@@ -347,7 +347,7 @@ async def test_the_sockets_database_calls_do_not_share_the_process_thread(monkey
 
     # Whichever way the consumer reaches the database (games.realtime.workers, or directly).
     monkeypatch.setattr(consumers, "database_sync_to_async", recording, raising=False)
-    monkeypatch.setattr(workers, "database_sync_to_async", recording)
+    monkeypatch.setattr(workers, "sync_to_async", recording)
     room, (host, friend) = await friends_in_play("host", "friend", rounds=1)
     await host.send(type="sync")  # the kept state: no database call
     await host.receive()
