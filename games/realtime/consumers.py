@@ -67,6 +67,10 @@ class TableConsumer(limits.LimitedSocket):
     checked: asyncio.Future | None = None
     #: The move and the computer face this socket's latest point brought (``together``).
     face_sent: tuple | None = None
+    #: Changes that came ahead of the one this socket expects next, by version, and the
+    #: task that waits for the missing ones (``room_changed``).
+    ahead: dict[int, RoomState] | None = None
+    filling: asyncio.Task | None = None
 
     async def __call__(self, scope, receive, send):
         try:
@@ -80,8 +84,9 @@ class TableConsumer(limits.LimitedSocket):
     async def ended(self) -> None:
         # Never leave a heartbeat behind to keep a gone socket's seat present.
         heartbeat.leave(self)
-        if self.catching_up is not None:
-            self.catching_up.cancel()
+        for task in (self.catching_up, self.filling):
+            if task is not None:
+                task.cancel()
 
     async def connect(self):
         self.actor = actor_from_scope(self.scope)
@@ -124,8 +129,9 @@ class TableConsumer(limits.LimitedSocket):
             return
         self.gone = True
         heartbeat.leave(self)
-        if self.catching_up is not None:
-            self.catching_up.cancel()
+        for task in (self.catching_up, self.filling):
+            if task is not None:
+                task.cancel()
         with contextlib.suppress(*OUTAGES):  # Redis is down: the membership expires
             await self.channel_layer.group_discard(group_name(self.room_id), self.channel_name)
         try:
@@ -217,10 +223,53 @@ class TableConsumer(limits.LimitedSocket):
         await handler(message)
 
     async def room_changed(self, message):
+        """A change of the room, in the order the room made them: one that comes ahead of
+        the change this socket expects next waits for it (``hold``), so that no draw's
+        event is skipped. Each process sends its own broadcasts in order
+        (``broadcast.in_order``), but Redis sets none between two processes': in a room
+        whose sockets are split over two (a restart, a changed upstream list), one
+        process's later change can overtake the other's earlier one."""
         state = message["state"]
+        if self.state is not None and state["version"] > self.version_sent + 1:
+            self.hold(state)
+            return
+        await self.send_change(state)
+        await self.send_held()
+
+    async def send_change(self, state: RoomState) -> None:
         assert self.room_id is not None  # set before the socket joined the room's group
         if await self.send_state(state):
             driver.ensure(self.room_id, state)
+
+    def hold(self, state: RoomState) -> None:
+        """Keep ``state`` until the changes before it come (``fill_gap``)."""
+        if self.ahead is None:
+            self.ahead = {}
+        self.ahead[state["version"]] = state
+        if self.filling is None or self.filling.done():
+            self.filling = asyncio.get_running_loop().create_task(self.fill_gap())
+
+    async def send_held(self) -> None:
+        """The held changes that now follow on from the socket's state, in order; those
+        it is past already are let go."""
+        while self.ahead and (state := self.ahead.pop(self.version_sent + 1, None)):
+            await self.send_change(state)
+        if self.ahead:
+            for version in [v for v in self.ahead if v <= self.version_sent]:
+                del self.ahead[version]
+
+    async def fill_gap(self) -> None:
+        """Wait for the changes missing before the held ones while they keep coming, a
+        grace at a time; once a whole grace brings none, the missing change's broadcast
+        was lost (Redis went away, say): the held changes go out in order all the same,
+        the first of them standing for what was missed."""
+        while self.ahead and not (self.gone or self.limits.closed):
+            before = self.version_sent
+            await asyncio.sleep(settings.BROADCAST_GRACE_SECONDS)
+            await self.send_held()
+            if self.ahead and self.version_sent == before:
+                await self.send_change(self.ahead.pop(min(self.ahead)))
+                await self.send_held()
 
     async def send_state(self, state: RoomState | None) -> bool:
         """Keep ``state`` as this socket's latest and send the view it may see; never a

@@ -193,7 +193,8 @@ def at_version(state, version):
 
 async def test_a_snapshot_older_than_the_sockets_state_is_not_sent(monkeypatch):
     socket, state = await a_table_socket(monkeypatch)
-    await socket.room_changed({"state": at_version(state, state["version"] + 2)})
+    for step in (1, 2):
+        await socket.room_changed({"state": at_version(state, state["version"] + step)})
     # A snapshot read before that broadcast overtook it.
     monkeypatch.setattr(
         selectors, "snapshot", lambda room_id: at_version(state, state["version"] + 1)
@@ -201,8 +202,34 @@ async def test_a_snapshot_older_than_the_sockets_state_is_not_sent(monkeypatch):
     socket.missed = True
     await socket.resync()
     await socket.send_state(at_version(state, state["version"] + 1))
-    assert [m["version"] for m in socket.sent] == [state["version"], state["version"] + 2]
+    assert [m["version"] for m in socket.sent] == [state["version"] + n for n in (0, 1, 2)]
     assert socket.state["version"] == state["version"] + 2
+
+
+async def test_a_change_that_overtook_an_earlier_one_waits_for_it(monkeypatch):
+    """Another process's broadcast of the room's next change but one came first (a room
+    split over two processes): it is held until the change before it comes, and both go
+    out in the order they were made, each with its event."""
+    socket, state = await a_table_socket(monkeypatch)
+    await socket.room_changed({"state": at_version(state, state["version"] + 2)})
+    assert [m["version"] for m in socket.sent] == [state["version"]]
+    await socket.room_changed({"state": at_version(state, state["version"] + 1)})
+    assert [m["version"] for m in socket.sent] == [state["version"] + n for n in (0, 1, 2)]
+    await asyncio.wait_for(socket.filling, 10)  # nothing left to wait for
+    assert len(socket.sent) == 3
+
+
+async def test_held_changes_go_out_in_order_once_a_grace_brings_nothing(monkeypatch):
+    """The change before them was lost on its way (Redis went away): after a grace with
+    nothing arriving, the held changes are sent, in order, rather than held for ever."""
+    socket, state = await a_table_socket(monkeypatch)
+    graces = Graces()
+    monkeypatch.setattr(consumers, "asyncio", graces)
+    for step in (3, 2):
+        await socket.room_changed({"state": at_version(state, state["version"] + step)})
+    (await asyncio.wait_for(graces.waiting.get(), 10)).set_result(None)  # nothing came
+    await asyncio.wait_for(socket.filling, 10)
+    assert [m["version"] for m in socket.sent] == [state["version"] + n for n in (0, 2, 3)]
 
 
 async def a_socket_one_change_behind(monkeypatch, settings):

@@ -14,21 +14,27 @@ from tests.system.conftest import Client, caught_up, needs_services, play
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
 
 
-def friends_room(seats: int, humans: int, **rules):
-    users = [make_user(f"player{i}") for i in range(humans)]
+def friends_room(seats: int, humans: int, prefix: str = "player", start: bool = True, **rules):
+    users = [make_user(f"{prefix}{i}") for i in range(humans)]
     actors = [services.Actor(user_id=u.pk) for u in users]
     room = services.create_room(
         actor=actors[0],
-        name="player0",
+        name=f"{prefix}0",
         variant="babanuki",
         seat_count=seats,
         mode="friends",
         **rules,
     )
     for i, actor in enumerate(actors[1:], start=1):
-        services.join_room(room_id=room.pk, actor=actor, name=f"player{i}")
-    services.start_match(room_id=room.pk, actor=actors[0], fill_with_computers=True)
+        services.join_room(room_id=room.pk, actor=actor, name=f"{prefix}{i}")
+    if start:
+        start_match(room)
     return room, [make_session(user=u) for u in users]
+
+
+def start_match(room) -> None:
+    actor = services.Actor(user_id=room.host_id)
+    services.start_match(room_id=room.pk, actor=actor, fill_with_computers=True)
 
 
 def draw_keys(room) -> list[tuple[int, int, int]]:
@@ -99,6 +105,45 @@ def test_a_room_split_over_two_processes_gets_every_draw_once_in_order_at_every_
     assert len(made) > 30  # three whole rounds of four
     for seat, client in enumerate(clients):
         assert client.draws_in_order == made, f"seat {seat}"
+
+
+def test_split_rooms_under_load_give_every_seat_every_draw_once_in_order(servers):
+    """Twelve rooms at once, each of two people on two processes and two computers side by
+    side that move at once (COMPUTER_DELAY_SECONDS 0): a process's driver that lost a
+    computer's draw to the other process reads the room and makes the next computer's
+    draw while the first draw's broadcast still waits in the other process's backlog, so
+    the later change often reaches a socket first. Each socket still learns every draw
+    exactly once, in the order it was made (the socket holds a change that came ahead
+    until the one before it comes: ``TableConsumer.room_changed``)."""
+    fast = {"COMPUTER_DELAY_SECONDS": "0", "HEARTBEAT_SECONDS": "3600"}
+    one, two = servers("one", env=fast), servers("two", env=fast)
+    rooms = [friends_room(4, 2, prefix=f"room{n}-", start=False, rounds=1) for n in range(12)]
+
+    async def scenario():
+        async def one_room(room, sessions):
+            clients = [
+                await Client(s).connect(p, room.code)
+                for s, p in zip(sessions, (one.port, two.port), strict=True)
+            ]
+            # Started once both are there, so that each socket is sent every draw.
+            await asyncio.to_thread(start_match, room)
+            while any(c.state["match"] is None for c in clients):
+                for client in clients:
+                    await client.receive(0.02)
+            final = await play(clients, timeout=240)
+            await caught_up(clients, final["version"])
+            for client in clients:
+                await client.close()
+            return clients
+
+        return await asyncio.gather(*(one_room(room, s) for room, s in rooms))
+
+    seen = asyncio.run(scenario())
+    for (room, _), clients in zip(rooms, seen, strict=True):
+        made = draw_keys(room)
+        assert len(made) > 10  # a whole round of four
+        for seat, client in enumerate(clients):
+            assert client.draws_in_order == made, f"room {room.code}, seat {seat}"
 
 
 def test_killing_the_serving_process_loses_no_committed_draw(servers):
