@@ -16,6 +16,15 @@ bash scripts/prod.sh start
 # shellcheck disable=SC1091
 . "$PROD_DIR/env"
 processes=$(($(wc -w <"$PROD_DIR/run/children") - 1))  # the Daphne processes and nginx
-.venv/bin/python -m "tools.$tool" --url "$(cat "$PROD_DIR/url")" \
-  --stack "scripts/prod.sh, nginx with TLS in front of $processes Daphne processes" \
-  ${write:+--write "$write"} "$@"
+urls=(--url "$(cat "$PROD_DIR/url")")
+stack="scripts/prod.sh, nginx with TLS in front of $processes Daphne processes"
+if [ -n "${SPLIT_ROOMS:-}" ]; then
+  # Past nginx (which keeps a room on one process): each seat of a room on the next
+  # Daphne process, as after a restart or a changed upstream list.
+  urls=()
+  for port in $(seq "$DAPHNE_FIRST_PORT" $((DAPHNE_FIRST_PORT + processes - 1))); do
+    urls+=(--url "http://127.0.0.1:$port")
+  done
+  stack="scripts/prod.sh, every room's seats split over $processes Daphne processes (nginx bypassed)"
+fi
+.venv/bin/python -m "tools.$tool" "${urls[@]}" --stack "$stack" ${write:+--write "$write"} "$@"

@@ -20,7 +20,9 @@ def modules() -> set[str]:
     for top in PYTHON_ROOTS:
         for path in (ROOT / top).rglob("*.py"):
             relative = path.relative_to(ROOT)
-            if path.name == "__init__.py" or "migrations" in relative.parts:
+            # A tool's node packages (tools/peer_bgio/node_modules, once installed) are not ours.
+            skipped = {"migrations", "node_modules"}
+            if path.name == "__init__.py" or skipped & set(relative.parts):
                 continue
             found.add(relative.as_posix())
     for folder, pattern in STATIC:

@@ -88,6 +88,12 @@ PEER_SATURATION_RATIO_TARGET = 0.8
 PEER_PACED_P99_TARGET_MS = 30.0
 #: The server processes whose CPU a draw costs (the generator apart).
 SERVER_GROUPS = ("daphne", "postgres", "nginx", "redis")
+#: Issue 35's targets, which follow the machine: at half the run's own saturation rate
+#: (as many rooms drawing once a second as half the best step's draws per second) the p99
+#: to every seat at most this; a draw's server CPU at most this many times an echo
+#: message's, in the same run.
+HALF_PACED_P99_TARGET_MS = 50.0
+ECHO_CPU_RATIO_TARGET = 2.0
 
 
 # -- the machine ---------------------------------------------------------------------------
@@ -556,10 +562,14 @@ class EchoBot(Bot):
         self.send(payload)
 
 
+def page_origin(socket_base: str) -> str:
+    """The Origin a page served from ``socket_base``'s host sends (config/origin.py)."""
+    return socket_base.replace("wss://", "https://", 1).replace("ws://", "http://", 1)
+
+
 class Generator:
-    def __init__(self, urls: list[str], origin: str, echo: bool, log):
+    def __init__(self, urls: list[str], echo: bool, log):
         self.urls = urls
-        self.origin = origin
         self.echo = echo
         self.log = log
         self.rec = Recorder()
@@ -586,11 +596,15 @@ class Generator:
 
         async def one(number: int, bot: Bot) -> None:
             # Spread the sockets over the given addresses as a load balancer would.
-            url = self.urls[number % len(self.urls)] + path.format(bot.table.name)
+            # Consecutive seats of a room go to consecutive addresses: given the Daphne
+            # processes themselves (``--url`` each, scripts/bench_load.sh's SPLIT_ROOMS=1),
+            # every room is split over them, as when nginx's routing by room is bypassed.
+            base = self.urls[number % len(self.urls)]
+            url = base + path.format(bot.table.name)
             bot.address = client_address("player", number)
             async with gate:
                 try:
-                    await bot.connect(url, self.origin, self.context)
+                    await bot.connect(url, page_origin(base), self.context)
                 except Exception as exc:
                     self.rec.errors[f"connect: {type(exc).__name__}"] += 1
                     self.log(f"connect failed: {exc!r}")
@@ -619,10 +633,12 @@ class Generator:
             self.log(f"  the backlog reached every seat in {took:.1f} s")
         await asyncio.sleep(0.3)
 
-    async def paced(self, seconds: float, warmup: float) -> dict:
+    async def paced(self, seconds: float, warmup: float, rooms: int | None = None) -> dict:
+        """Every room (or the first ``rooms``) drawing once a second, its seats at once."""
+        tables = self.tables[:rooms] if rooms else self.tables
         cpu = None
         start = time.monotonic()
-        for table in self.tables:  # spread the first turns over a second
+        for table in tables:  # spread the first turns over a second
             asyncio.get_running_loop().call_later(random.random(), table.activate, 1.0)
         await asyncio.sleep(warmup)
         cpu = CpuWindow()
@@ -632,7 +648,7 @@ class Generator:
         use = cpu.finish()
         await self.quiesce()
         result = self.rec.window(measured_from, end)
-        result.update(rooms=len(self.tables), seconds=end - start, cpu=use)
+        result.update(rooms=len(tables), seconds=end - start, cpu=use)
         return result
 
     async def saturation(self, steps: list[int], step_seconds: float, warmup: float) -> dict:
@@ -741,7 +757,7 @@ def peer_figures(folder: Path) -> dict:
 
 def peer_lines(peer: dict, rate: float, use: dict, paced_p99: float) -> list[str]:
     """Our figures as ratios to the peer's, and issue 20's targets met or missed."""
-    ours = sum(use.get(g, 0) for g in SERVER_GROUPS) * 10 / rate if rate else float("nan")
+    ours = server_ms(use, rate)
     cpu_ratio, rate_ratio = ours / peer["cpu_ms"], rate / peer["rate"]
 
     def verdict(met: bool) -> str:
@@ -829,7 +845,6 @@ class Command(BaseCommand):
                 raise CommandError(f"--url must be http(s)://host:port, not {url!r}")
             ws = "wss" if parts.scheme == "https" else "ws"
             urls.append(f"{ws}://{parts.netloc}")
-        origin = opts["url"][0].rstrip("/")
         peer = peer_figures(opts["peer"]) if opts["peer"] else None  # read before the run
         steps = [int(s) for s in opts["steps"].split(",") if s.strip()]
         started_at = datetime.datetime.now()
@@ -841,7 +856,7 @@ class Command(BaseCommand):
         self.log(f"  done in {time.monotonic() - t:.1f} s")
         connections.close_all()
 
-        game = Generator(urls, origin, echo=False, log=self.log)
+        game = Generator(urls, echo=False, log=self.log)
         game.build(rooms)
 
         memory: list[float] = []
@@ -855,12 +870,15 @@ class Command(BaseCommand):
             paced = await game.paced(opts["paced_seconds"], warmup=5)
             self.log(f"saturation ramp over {steps} rooms, {opts['step_seconds']:.0f} s each ...")
             saturation = await game.saturation(steps, opts["step_seconds"], warmup=2)
+            rooms_at_half = max(1, min(len(rooms), round(saturation["best"]["rate"] / 2)))
+            self.log(f"paced run at half saturation: {rooms_at_half} rooms ...")
+            half = await game.paced(opts["paced_seconds"], warmup=5, rooms=rooms_at_half)
             await game.close_all()
-            return took, paced, saturation
+            return took, paced, saturation, half
 
         if opts["echo_only"]:
-            return self.echo_only(urls, origin, rooms, steps, opts)
-        took, paced, saturation = without_collector_pauses(play)
+            return self.echo_only(urls, rooms, steps, opts)
+        took, paced, saturation, half = without_collector_pauses(play)
         stored, missing, phantom = lost_draws(game, rooms)
         for sample in game.samples:
             self.log(sample)
@@ -870,7 +888,7 @@ class Command(BaseCommand):
 
         echo_result = None
         if not opts["no_echo"]:
-            echo = Generator(urls, origin, echo=True, log=self.log)
+            echo = Generator(urls, echo=True, log=self.log)
             echo.build(rooms)
 
             async def bounce():
@@ -907,6 +925,7 @@ class Command(BaseCommand):
             rounds=opts["rounds"],
             paced=paced,
             saturation=saturation,
+            half=half,
             errors=errors,
             stored=stored,
             missing=missing,
@@ -926,9 +945,9 @@ class Command(BaseCommand):
             start, end = markers(layer_name())
             write_section(Path(opts["write"]), start, end, report)
 
-    def echo_only(self, urls, origin, rooms, steps, opts) -> None:
+    def echo_only(self, urls, rooms, steps, opts) -> None:
         """Only the echo ramp (for profiling the stack itself)."""
-        echo = Generator(urls, origin, echo=True, log=self.log)
+        echo = Generator(urls, echo=True, log=self.log)
         echo.build(rooms)
 
         async def bounce():
@@ -984,6 +1003,8 @@ class Command(BaseCommand):
         )
         lost_text = f"{lost} / {dup}"
         lines.append(row("paced (1 s per turn)", paced, paced["rooms"], errors_text, lost_text))
+        half = r["half"]
+        lines.append(row("paced at half saturation", half, half["rooms"], "(above)", "(above)"))
         lines.append(row("saturation, best step", best, best["rooms"], "(above)", "(above)"))
         if echo:
             e_errors = sum(echo["errors"].values())
@@ -1060,10 +1081,42 @@ class Command(BaseCommand):
             )
         )
         lines.append("")
+        lines.append(self.half_targets(half, best, echo, errors + lost + dup + r["out_of_order"]))
+        lines.append("")
         if r.get("peer"):
             lines += peer_lines(r["peer"], best["rate"], best["cpu"], p99)
         lines += [end]
         return "\n".join(lines)
+
+    @staticmethod
+    def half_targets(half: dict, best: dict, echo: dict | None, faults: int) -> str:
+        """Issue 35's targets: the paced p99 at half the run's saturation rate, and a
+        draw's server CPU against an echo message's."""
+        p99 = percentile(half["every"], 99)
+        met = p99 <= HALF_PACED_P99_TARGET_MS and faults == 0
+        text = (
+            f"Targets of issue 35: at half the saturation rate ({half['rooms']} rooms drawing "
+            f"once a second) p99 to every seat at most {HALF_PACED_P99_TARGET_MS:.0f} ms, "
+            f"with no errors, lost, duplicated or out-of-order draws: "
+            f"**{'met' if met else 'missed'}** ({p99:,.1f} ms)"
+        )
+        if not echo:
+            return text + "; CPU against the echo: not run (`--no-echo`)."
+        e_best = echo["saturation"]["best"]
+        draw = server_ms(best["cpu"], best["rate"])
+        message = server_ms(e_best["cpu"], e_best["rate"])
+        ratio = draw / message if message else float("nan")
+        return text + (
+            f"; server CPU per draw {draw:.2f} ms against {message:.2f} ms per echo message, "
+            f"**{ratio:.1f}x** (at most {ECHO_CPU_RATIO_TARGET:.1f}x: "
+            f"**{'met' if ratio <= ECHO_CPU_RATIO_TARGET else 'missed'}**)."
+        )
+
+
+def server_ms(use: dict, rate: float) -> float:
+    """Milliseconds of the server processes' CPU per draw (or message) at ``rate`` per s,
+    from ``use`` in % of one core."""
+    return sum(use.get(g, 0) for g in SERVER_GROUPS) * 10 / rate if rate else float("nan")
 
 
 def main(argv: list[str] | None = None) -> None:

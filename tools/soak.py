@@ -707,7 +707,7 @@ class Command(BaseCommand):
         self.log("soak passed: nothing grew with time, and the flood did not slow the players")
 
     async def run(self, opts, base, ws_base, rooms, watch, flood, duration, redis_url) -> dict:
-        game = Generator([ws_base], base, echo=False, log=self.log)
+        game = Generator([ws_base], echo=False, log=self.log)
         game.build(rooms)
         took = await game.connect_all()
         players = len(rooms) * SEATS
