@@ -10,6 +10,8 @@ only bots' event streams), and such rooms waited for a socket to come. One proce
 at a time (a lease in the cache), so starting it everywhere costs a lease check per
 process every ``SWEEP_SECONDS``.
 
+The collector's thresholds are set there too (``config.collector``), for the same reason.
+
 ``install()`` wraps Daphne's ``Server.run`` (the command line's and ``runserver``'s), so
 that the sweep starts only where Daphne really serves, never in a process that merely
 imports the application (the tests' in-process sockets).
@@ -29,6 +31,10 @@ def install() -> None:
 
     def run_sweeping(self):
         from twisted.internet import reactor
+
+        from config import collector
+
+        collector.install()
 
         # Called once the reactor runs, inside its asyncio event loop.
         reactor.callLater(0, _start_sweeper)

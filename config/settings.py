@@ -341,6 +341,11 @@ WS_SOCKETS_PER_CLIENT = int(os.environ.get("WS_SOCKETS_PER_CLIENT", "64"))
 # A heartbeat that finds a room ahead of what a socket was sent waits this long for the
 # broadcast still on its way before it sends the socket a snapshot from the database.
 BROADCAST_GRACE_SECONDS = float(os.environ.get("BROADCAST_GRACE_SECONDS", "1.0"))
+# The cyclic garbage collector of a serving process (config/collector.py): its thresholds
+# (generation 0's allocations, then how many collections of the one below), and the
+# collections logged, those of at least GC_LOG_MS (0: none).
+GC_THRESHOLDS = tuple(int(n) for n in os.environ.get("GC_THRESHOLDS", "700,10,10").split(","))
+GC_LOG_MS = float(os.environ.get("GC_LOG_MS", "0"))
 # -- end of limits ------------------------------------------------------------------------
 
 # -- accounts -------------------------------------------------------------------------------
