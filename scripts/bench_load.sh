@@ -17,7 +17,8 @@ export DATABASE_URL=${BENCH_DATABASE_URL:-postgres://postgres:postgres@127.0.0.1
 export REDIS_URL=${BENCH_REDIS_URL:-redis://127.0.0.1:6379/5}
 export BENCH_ECHO=1  # mounts /ws/echo/<room>/ (tools/echo.py) in this instance only
 
-# BENCH_WRITE= : print only. BENCH_PEER=<folder>: the ratios to a ../shared/peer-bgio run
-# of the same hour (the folder its run_all.sh wrote).
+# BENCH_WRITE= : print only. BENCH_PEER=<folder>: the ratios to a peer run of the same hour
+# there, each of tools/peer_bgio/run.sh's configurations (or one ../shared/peer-bgio run).
+# SPLIT_ROOMS=1: every room's seats split over the Daphne processes (scripts/against_prod.sh).
 exec bash scripts/against_prod.sh bench_load "${BENCH_WRITE-docs/performance.md}" \
   ${BENCH_PEER:+--peer "$BENCH_PEER"} "$@"

@@ -1,22 +1,20 @@
 """``make bench-load``'s ratios to the peer (``BENCH_PEER``, ``python -m tools.bench_load
---peer``): the peer's figures read from its run files, and issue 20's targets judged at
-their boundaries."""
+--peer``): the peer's figures read from its run files, for each of its configurations
+(``tools/peer_bgio/run.sh``), and our ratios to each."""
 
 import json
-import re
 
 import pytest
 from django.core.management.base import CommandError
 
-from tools.bench_load import peer_figures, peer_lines
+from tools.bench_load import peer_configurations, peer_figures, peer_lines
 
 
 def run_file(folder, name, **run):
     (folder / f"{name}.json").write_text(json.dumps(run))
 
 
-@pytest.fixture
-def peer_runs(tmp_path):
+def write_runs(tmp_path, cpu_pct=100):
     def saturate(matches, rate, server_pct):
         run_file(
             tmp_path,
@@ -28,7 +26,7 @@ def peer_runs(tmp_path):
             lat_every_seat_ms={"p99": 40},
         )
 
-    saturate(25, 1000, 100)  # the best step: 1.0 ms of server CPU a draw
+    saturate(25, 1000, cpu_pct)  # the best step: cpu_pct / 100 ms of server CPU a draw
     saturate(100, 900, 99)
     for matches, p99 in ((50, 9.0), (200, 15.0)):
         run_file(
@@ -41,6 +39,11 @@ def peer_runs(tmp_path):
             lat_every_seat_ms={"p99": p99},
         )
     return tmp_path
+
+
+@pytest.fixture
+def peer_runs(tmp_path):
+    return write_runs(tmp_path)
 
 
 def test_the_peers_best_step_and_its_largest_paced_run_are_read(peer_runs):
@@ -62,20 +65,33 @@ def test_a_folder_without_both_kinds_of_run_is_refused_clearly(tmp_path):
         peer_figures(tmp_path)
 
 
-def verdicts(line: str) -> list[str]:
-    return re.findall(r"\*\*(met|missed)\*\*", line)
+def test_each_configuration_the_folder_holds_is_read_apart(tmp_path):
+    for name, cpu_pct in (("a", 100), ("c", 250)):
+        (tmp_path / name).mkdir()
+        write_runs(tmp_path / name, cpu_pct)
+    peers = peer_configurations(tmp_path)
+    assert list(peers) == ["a", "c"]
+    assert (peers["a"]["cpu_ms"], peers["c"]["cpu_ms"]) == (1.0, 2.5)
 
 
-def test_each_target_is_met_at_its_boundary_and_missed_just_past_it(peer_runs):
-    peer = peer_figures(peer_runs)
-    # 800 draws/s with 160% of a core over the four server groups: 2.0 ms a draw, 2.0x.
-    at = {"daphne": 100, "postgres": 40, "nginx": 15, "redis": 5, "generator": 50}
-    (line, _) = peer_lines(peer, 800, at, 30.0)
-    assert "**2.0x**" in line and "**0.80x**" in line
-    assert verdicts(line) == ["met", "met", "met"]
-    past = {**at, "daphne": 101}  # 2.0125 ms a draw
-    (line, _) = peer_lines(peer, 799, past, 30.1)
-    assert verdicts(line) == ["missed", "missed", "missed"]
-    # The generator's CPU is not the server's.
-    (line, _) = peer_lines(peer, 800, {**at, "generator": 500}, 30.0)
-    assert verdicts(line)[0] == "met"
+def test_a_folder_of_run_files_is_one_peer(peer_runs):
+    assert peer_configurations(peer_runs) == {"": peer_figures(peer_runs)}
+
+
+def test_our_ratios_to_each_configuration_count_the_servers_cpu_only(tmp_path):
+    for name, cpu_pct in (("a", 100), ("b", 200)):
+        (tmp_path / name).mkdir()
+        write_runs(tmp_path / name, cpu_pct)
+    # 800 draws/s with 160% of a core over the four server groups: 2.0 ms a draw.
+    at = {"daphne": 100, "postgres": 40, "nginx": 15, "redis": 5, "generator": 500}
+    lines = peer_lines(peer_configurations(tmp_path), 800, at, 30.0)
+    rows = [line for line in lines if line.startswith("| (")]
+    assert len(rows) == 2
+    assert rows[0].startswith(
+        "| (a) the peer as it is | 1,000 (25 matches) | 0.80x | 1.00 ms | 2.0x"
+    )
+    assert rows[1].startswith(
+        "| (b) behind nginx with TLS | 1,000 (25 matches) | 0.80x | 2.00 ms | 1.0x"
+    )
+    assert all(line.endswith("| 15.0 ms (200 matches) | 30.0 ms |") for line in rows)
+    assert not any("met" in line for line in lines)  # anchors, not targets
