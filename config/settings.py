@@ -342,9 +342,11 @@ WS_SOCKETS_PER_CLIENT = int(os.environ.get("WS_SOCKETS_PER_CLIENT", "64"))
 # broadcast still on its way before it sends the socket a snapshot from the database.
 BROADCAST_GRACE_SECONDS = float(os.environ.get("BROADCAST_GRACE_SECONDS", "1.0"))
 # The cyclic garbage collector of a serving process (config/collector.py): its thresholds
-# (generation 0's allocations, then how many collections of the one below), and the
-# collections logged, those of at least GC_LOG_MS (0: none).
-GC_THRESHOLDS = tuple(int(n) for n in os.environ.get("GC_THRESHOLDS", "700,10,10").split(","))
+# (generation 0's allocations, then how many collections of the one below; in a
+# three-minute load run, collections of 5 ms or more stopped the two processes' loops for
+# 3.5 s in all with Python's own 700,10,10, for 0.5 to 0.9 s with these:
+# docs/performance.md), and the collections logged, those of at least GC_LOG_MS (0: none).
+GC_THRESHOLDS = tuple(int(n) for n in os.environ.get("GC_THRESHOLDS", "50000,20,10").split(","))
 GC_LOG_MS = float(os.environ.get("GC_LOG_MS", "0"))
 # -- end of limits ------------------------------------------------------------------------
 
