@@ -161,19 +161,8 @@ http {
         ssl_session_cache shared:SSL:10m;
         ssl_session_timeout 1d;
 
-        # The game sockets (socket.io, websocket transport).
-        location /socket.io/ {
-            proxy_pass http://bgio;
-            proxy_http_version 1.1;
-            proxy_set_header Host \$http_host;
-            proxy_set_header Upgrade \$http_upgrade;
-            proxy_set_header Connection \$connection_upgrade;
-            proxy_set_header X-Forwarded-For \$remote_addr;
-            proxy_set_header X-Forwarded-Proto \$scheme;
-            proxy_read_timeout 120s;
-        }
-
-        # The lobby's REST API (create, join, ...).
+        # The lobby's REST API (create, join, ...) and the game sockets (socket.io's
+        # websocket transport, /socket.io/: gzip leaves an upgraded connection alone).
         location / {
             gzip on;
             gzip_proxied any;
