@@ -84,6 +84,10 @@ class TableConsumer(limits.LimitedSocket):
     async def ended(self) -> None:
         # Never leave a heartbeat behind to keep a gone socket's seat present.
         heartbeat.leave(self)
+        self.stop_waiting()
+
+    def stop_waiting(self) -> None:
+        """Cancel the socket's own waits: its catch-up, and the wait for a missing change."""
         for task in (self.catching_up, self.filling):
             if task is not None:
                 task.cancel()
@@ -129,9 +133,7 @@ class TableConsumer(limits.LimitedSocket):
             return
         self.gone = True
         heartbeat.leave(self)
-        for task in (self.catching_up, self.filling):
-            if task is not None:
-                task.cancel()
+        self.stop_waiting()
         with contextlib.suppress(*OUTAGES):  # Redis is down: the membership expires
             await self.channel_layer.group_discard(group_name(self.room_id), self.channel_name)
         try:

@@ -5,12 +5,12 @@ default, so a slow statement in one room (a snapshot, a sweep, a computer move) 
 every other room's behind it. ``in_worker(fn)`` runs ``fn`` on the loop's pool instead
 (each thread with a database connection of its own, from the pool under ``DB_POOL``);
 rooms stay safe from each other through their row locks, as between processes.
+``idle()`` waits until no call started here is still running (shutdown, tests).
 
 asgiref runs ``fn`` in a copy of the caller's context, and Django keeps the connection it
 opens there, so the connection is closed (or handed back to the pool) inside that copy,
 before and after ``fn``: Channels' ``database_sync_to_async`` closes outside it, where it
 never sees the connection, which then stayed open as long as the socket that called.
-``idle()`` waits until no call started here is still running (shutdown, tests).
 """
 
 from __future__ import annotations
