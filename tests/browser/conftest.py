@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests import matrix
 from tests.conftest import REQUIRE_SERVICES
@@ -301,9 +302,53 @@ SETTLED = """() => !document.querySelector('.flying, #my-hand.shuffling, #my-han
     || a.effect.getComputedTiming().iterations === Infinity)"""
 
 
+#: What keeps the table from coming to rest, for a failure's report: the elements still
+#: marked as moving, the finite animations running and those stopped, and the page's clock.
+UNSETTLED = """() => {
+  const named = (a) => {
+    const t = a.effect && a.effect.target;
+    return `${a.animationName || a.id || a.constructor.name} on ${t ? t.id || t.className : '?'}`
+      + ` (${a.playState}, ${Math.round(a.currentTime)} ms)`;
+  };
+  const finite = document.getAnimations()
+    .filter((a) => a.effect.getComputedTiming().iterations !== Infinity);
+  return {
+    marked: [...document.querySelectorAll('.flying, #my-hand.shuffling, #my-hand .arrived,'
+      + ' #my-hand .to-pile, #my-hand .taken, #table-wrap[data-gliding]')]
+      .map((e) => e.id || e.className),
+    running: finite.filter((a) => a.playState === 'running').map(named),
+    stopped: finite.filter((a) => a.playState !== 'running').map(named),
+    visibility: document.visibilityState,
+    timeline: document.timeline.currentTime,
+    now: performance.now(),
+  };
+}"""
+
+#: Whether the page still runs its timers and frames: how long a 0 ms timer and the next
+#: frame took to come (read a second later: null if one never came).
+ALIVE = """() => {
+  const t0 = performance.now();
+  window.__alive = { timer: null, frame: null };
+  setTimeout(() => { window.__alive.timer = performance.now() - t0; }, 0);
+  requestAnimationFrame(() => { window.__alive.frame = performance.now() - t0; });
+}"""
+
+
+def unsettled(page) -> dict:
+    """Why the table is not at rest (``UNSETTLED``), and whether the page runs (``ALIVE``)."""
+    report = page.evaluate(UNSETTLED)
+    page.evaluate(ALIVE)
+    page.wait_for_timeout(1000)
+    report["alive_ms"] = page.evaluate("window.__alive")
+    return report
+
+
 def settle(page):
     """Until the table is still, and still after two more frames (a new state's layout)."""
-    page.wait_for_function(SETTLED)
+    try:
+        page.wait_for_function(SETTLED)
+    except PlaywrightTimeout as exc:
+        raise AssertionError(f"the table never came to rest: {unsettled(page)}") from exc
     page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
     page.wait_for_function(SETTLED)
 
