@@ -638,7 +638,7 @@ class Generator:
         await asyncio.sleep(0.3)
 
     async def paced(self, seconds: float, warmup: float, rooms: int | None = None) -> dict:
-        """Every room (or the first ``rooms``) drawing once a second, its seats at once."""
+        """Every room (or the first ``rooms``) drawing about once a second."""
         tables = self.tables[:rooms] if rooms else self.tables
         cpu = None
         start = time.monotonic()
