@@ -149,7 +149,10 @@ def test_the_last_move_shows_on_the_felt_beside_the_tags_or_gives_way_to_one_on_
     if turn_again(page):  # else the round is over: its end is the last word
         page.evaluate("document.getElementById('table-line').textContent = ''")
         draw_with_mouse(page)
-        page.wait_for_function(BRIEF_AND_WHOLE, timeout=TURN_MS)
+        # Said on the felt, unless a tag has taken its corner since, or the round ended.
+        page.wait_for_function(
+            f"() => ({LINE_ON_STAGE})()[2] !== null || ({BRIEF_AND_WHOLE})()", timeout=TURN_MS
+        )
     page.wait_for_function(SETTLED)
     tags = page.evaluate(
         "() => [...document.querySelectorAll('#seat-tags .seat-tag')].map(t => {"
