@@ -82,12 +82,9 @@ class TableConsumer(limits.LimitedSocket):
             raise
 
     async def ended(self) -> None:
-        # Never leave a heartbeat behind to keep a gone socket's seat present.
+        # Never leave a heartbeat behind to keep a gone socket's seat present; nor the
+        # socket's own waits (its catch-up, its wait for a missing change).
         heartbeat.leave(self)
-        self.stop_waiting()
-
-    def stop_waiting(self) -> None:
-        """Cancel the socket's own waits: its catch-up, and the wait for a missing change."""
         for task in (self.catching_up, self.filling):
             if task is not None:
                 task.cancel()
@@ -132,8 +129,7 @@ class TableConsumer(limits.LimitedSocket):
         if self.room_id is None or self.gone:
             return
         self.gone = True
-        heartbeat.leave(self)
-        self.stop_waiting()
+        await self.ended()
         with contextlib.suppress(*OUTAGES):  # Redis is down: the membership expires
             await self.channel_layer.group_discard(group_name(self.room_id), self.channel_name)
         try:
