@@ -162,6 +162,9 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "max_size": int(os.environ.get("DB_POOL_SIZE", "10")),
             "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "5")),
         }
+# The connections each event loop keeps for the draws it sends itself, from a room the
+# process kept (games.services.sql.execute_on_loop): at most this many statements at once.
+DB_LOOP_CONNECTIONS = int(os.environ.get("DB_LOOP_CONNECTIONS", "4"))
 
 # One process: the in-memory layer. Several processes: Redis, by default through its
 # publish/subscribe layer: one PUBLISH per group message and one delivery per process,

@@ -34,6 +34,9 @@ def _group_send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    if _on_event_loop():  # a draw made there (``services.draw_on_loop``)
+        _hand_over(layer, group, message)
+        return
     loop = _server_loop()
     if loop is not None:
         if loop.is_running() and not loop.is_closed():
@@ -47,6 +50,14 @@ def _group_send(group: str, message: dict) -> None:
         async_to_sync(layer.group_send)(group, message)
     except OUTAGES as exc:
         _unavailable(group, exc)
+
+
+def _on_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def _server_loop() -> asyncio.AbstractEventLoop | None:

@@ -182,7 +182,8 @@ class TableConsumer(limits.LimitedSocket):
 
     async def perform(self, action: dict) -> None:
         kind = action["type"]
-        answer = FRAMES[kind].answer
+        frame = FRAMES[kind]
+        answer = frame.answer
         if kind == "ping":
             await self.send_json({"type": "pong", "ref": action.get("ref")})
             return
@@ -206,6 +207,11 @@ class TableConsumer(limits.LimitedSocket):
         # checked again as the change commits, for a frame that races the token's revoke.
         bot = self.scope.get("bot")
         token = (bot, self.scope["bot_token"]) if bot is not None else None
+
+        if frame.on_loop is not None:
+            with services.bot_token(token):
+                if await frame.on_loop(room, actor, at, action):
+                    return
 
         def act():
             return services.with_token(token, lambda: answer(room, actor, at, action))

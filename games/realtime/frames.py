@@ -6,7 +6,7 @@ answer ``FRAMES`` names."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import orjson
@@ -38,6 +38,9 @@ class Frame:
     optional: frozenset[str] = frozenset()
     #: Fields that must be present but may be null (a point at no card).
     nullable: frozenset[str] = frozenset()
+    #: A call tried first, on the event loop itself: whether it answered the frame (if
+    #: not, ``answer`` does, in a worker thread).
+    on_loop: Callable[[int, Actor, dict, dict], Awaitable[bool]] | None = None
 
 
 PLY_DRAW: dict[str, type] = {"match": int, "round": int, "draw": int}
@@ -48,6 +51,9 @@ FRAMES: dict[str, Frame] = {
     "draw": Frame(
         {**PLY_DRAW, "position": int},
         lambda room, actor, at, f: services.draw(
+            room_id=room, actor=actor, at=at, position=f["position"]
+        ),
+        on_loop=lambda room, actor, at, f: services.draw_on_loop(
             room_id=room, actor=actor, at=at, position=f["position"]
         ),
     ),

@@ -14,9 +14,16 @@ public surface.
 
 from games.identity import Actor
 from games.services.accounts import claim_guest_games
-from games.services.change import with_token
+from games.services.change import bot_token, with_token
 from games.services.limits import room_creation
-from games.services.play import computer_turn, draw, end_unfinished, leave_match, resign
+from games.services.play import (
+    computer_turn,
+    draw,
+    draw_on_loop,
+    end_unfinished,
+    leave_match,
+    resign,
+)
 from games.services.presence import (
     connect,
     cover_seat,
@@ -44,6 +51,7 @@ from games.services.rooms import (
 __all__ = [
     "Actor",
     "abandon_room",
+    "bot_token",
     "claim_guest_games",
     "computer_turn",
     "connect",
@@ -52,6 +60,7 @@ __all__ = [
     "deal_next_round",
     "disconnect",
     "draw",
+    "draw_on_loop",
     "end_unfinished",
     "free_waiting_seat",
     "heartbeat",

@@ -12,6 +12,7 @@ reads the room and its seats in one statement and writes everything in one more:
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
@@ -33,36 +34,53 @@ from games.state import Loaded, room_state
 _token: ContextVar[tuple[int, str] | None] = ContextVar("bot_token", default=None)
 
 
-def with_token(token: tuple[int, str] | None, do):
-    """``do()`` for a frame of a socket opened with a bot's token (``token``: the bot's id
-    and the token's hash; None for any other socket): a change it makes commits only
-    while that token is still the bot's, checked in the commit's own statement
+@contextmanager
+def bot_token(token: tuple[int, str] | None):
+    """For a frame of a socket opened with a bot's token (``token``: the bot's id and the
+    token's hash; None for any other socket): a change made within commits only while
+    that token is still the bot's, checked in the commit's own statement
     (``sql.while_token``). A token revoked or replaced commits either before the change,
     which is then refused as ``stale_version``, or after it: a frame still on its way as
     its socket is closed for the revoke is never applied after it."""
     if token is None:
-        return do()
+        yield
+        return
     reset = _token.set(token)
     try:
-        return do()
+        yield
     finally:
         _token.reset(reset)
+
+
+def with_token(token: tuple[int, str] | None, do):
+    """``do()`` within ``bot_token(token)``."""
+    with bot_token(token):
+        return do()
 
 
 class Change:
     """The room, locked, inside a transaction; ``commit`` moves the version on."""
 
-    def __init__(self, room: Room, seats: list | None = None, *, guarded: bool = False):
+    def __init__(
+        self,
+        room: Room,
+        seats: list | None = None,
+        *,
+        guarded: bool = False,
+        on_loop: bool = False,
+    ):
         self.room = room
         #: Made without the room's lock, from the room this process kept
         #: (``games.services.resident``): the commit's swap decides whether it writes.
-        self.guarded = guarded
+        self.guarded = guarded or on_loop
+        #: Made on the event loop: ``commit`` leaves its statement for ``sent_on_loop``.
+        self.on_loop = on_loop
         #: The room's seats as read with the lock (before this change touched any).
         self.seats = seats
         #: The room's seats, latest match and its rounds, once read for this change
         #: (``state.load``); the new state is built from them, as changed.
         self.loaded: Loaded | None = None
-        #: The state this change committed (set by ``commit``).
+        #: The state this change commits (set by ``commit``).
         self.state: RoomState | None = None
         #: Writes that go with the room's compare-and-swap (``insert``, ``update``): on
         #: PostgreSQL the commit sends them and the swap as one statement.
@@ -87,11 +105,14 @@ class Change:
         commit. Returns the new state. ``keep``: once committed, this process keeps the
         room as changed for its next draw (``games.services.resident``), before the
         broadcast goes out: the drawer's socket may answer it within a millisecond, and a
-        draw that finds the room not kept yet takes the locked path."""
+        draw that finds the room not kept yet takes the locked path.
+
+        A change made ``on_loop`` is not written yet when this returns: its caller sends
+        the statement (``sent_on_loop``)."""
         room = self.room
         before = room.version
         room.version, room.updated_at = before + 1, timezone.now()
-        state = room_state(room, event, self.loaded)
+        self.state = state = room_state(room, event, self.loaded)
         due = schedule.next_due(state)
         room.due_at = datetime.fromtimestamp(due.at, UTC) if due else None
         fields = ["version", "status", "updated_at", "due_at", "unattended_since"]
@@ -102,11 +123,33 @@ class Change:
         token = _token.get()
         if token is not None:  # a bot's frame: only while its token is the bot's
             swap = sql.while_token(swap, *token)
-        if sql.execute(swap, riders=self.writes, guarded=self.guarded) != 1:
-            room.version = before  # someone else changed the room first
+        self.swap, self.keep = swap, keep
+        if not self.on_loop:
+            self.written(sql.execute(swap, riders=self.writes, guarded=self.guarded))
+        return state
+
+    async def sent_on_loop(self) -> None:
+        """Send a change made ``on_loop`` from the event loop (``sql.execute_on_loop``),
+        then as ``commit`` goes on. Once sent, the rest runs whether or not the caller is
+        cancelled meanwhile: a committed change is always kept and broadcast."""
+        assert self.on_loop and self.state is not None, "commit() first"
+        sent = asyncio.ensure_future(
+            _then(sql.execute_on_loop(self.swap, self.writes), self.written)
+        )
+        # Its refusal or failure, if the caller was cancelled meanwhile: nobody is left to
+        # answer, and the sockets catch up from the database as after any lost change.
+        sent.add_done_callback(lambda task: task.cancelled() or task.exception())
+        await asyncio.shield(sent)
+
+    def written(self, rows: int) -> None:
+        """The commit's statement changed ``rows`` rooms: refused as stale unless one, else
+        the news of the change once committed."""
+        room, state, loaded = self.room, self.state, self.loaded
+        assert state is not None
+        if rows != 1:
+            room.version = state["version"] - 1  # someone else changed the room first
             raise ActionError("stale_version", _("The table changed before this action."))
-        loaded = self.loaded
-        if keep and loaded is not None:  # a draw's: it loaded the room
+        if self.keep and loaded is not None:  # a draw's: it loaded the room
             self.after_commit(lambda: resident.keep(room, loaded))
         self.after_commit(lambda: publish.room_changed(room.pk, state))
         public = self.public_status is not None and (
@@ -115,13 +158,15 @@ class Change:
         if public or self.in_lobby or (room.listed and room.status == Room.Status.WAITING):
             # The lobby lists waiting rooms only: a playing room's changes are not its news.
             self.after_commit(publish.lobby_changed)
-        self.state = state
-        return state
 
     def after_commit(self, do) -> None:
         """``do()`` once this change is committed: at once for a guarded change (its one
         statement was the whole transaction), else when the transaction commits."""
         publish.after_commit(do, committed=self.guarded)
+
+
+async def _then(sent, then) -> None:
+    then(await sent)
 
 
 @contextmanager

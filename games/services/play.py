@@ -15,7 +15,7 @@ from games.errors import ActionError
 from games.identity import Actor
 from games.models import Draw, Match, Presence, Room, Round, Seat
 from games.refusals import refuse
-from games.services import resident
+from games.services import resident, sql
 from games.services.attendance import note_attendance
 from games.services.change import Change, changing, checked_ply
 from games.services.matches import end_match, end_match_if_decided, seated_at_latest_match
@@ -28,6 +28,34 @@ def draw(*, room_id: int, actor: Actor, position: object, at: dict | None = None
     """A human draws the card at ``position`` of the giver's hand; ``at`` names the move
     they saw (match, round and draw number). Returns the ``Draw`` row as written (its key
     is not read back: it is written with the commit's own statement)."""
+    return _drawing(room_id, None, _human_draw(actor, position, at))
+
+
+async def draw_on_loop(
+    *, room_id: int, actor: Actor, position: object, at: dict | None = None
+) -> bool:
+    """``draw`` made from the event loop, when this process kept the room (on PostgreSQL):
+    as on the kept path, its one statement sent on one of the loop's own connections
+    (``sql.execute_on_loop``) while the loop serves every other socket, with no worker
+    thread to hop to and back. False when ``draw`` must make it on a worker thread: no
+    room kept, another draw in the room under way in this process, or what the kept room
+    cannot answer for (a refusal, the round's last draw, another process's change)."""
+    human_draws = _human_draw(actor, position, at)  # a malformed frame is refused here
+    if not sql.on_loop():
+        return False
+    try:
+        with resident.kept(room_id, wait=False) as kept:
+            change = Change(kept.room, kept.loaded.seats, on_loop=True)
+            change.loaded = kept.loaded
+            human_draws(change)
+            await change.sent_on_loop()
+    except resident.Missed:
+        return False
+    return True
+
+
+def _human_draw(actor: Actor, position: object, at: dict | None):
+    """The draw ``draw`` makes, as a function of the change it is made in."""
     if isinstance(position, bool) or not isinstance(position, int):
         raise ActionError("malformed", _("position must be a whole number."))
     at = checked_ply(at)
@@ -46,7 +74,7 @@ def draw(*, room_id: int, actor: Actor, position: object, at: dict | None = None
         )
         return _apply_draw(change, match, rnd, state, seat, position, by_computer=False)
 
-    return _drawing(room_id, None, human_draws)
+    return human_draws
 
 
 def computer_turn(*, room_id: int, version: int) -> RoomState | None:

@@ -72,13 +72,18 @@ def forget_all() -> None:
 
 
 @contextmanager
-def kept(room_id: int, version: int | None = None):
+def kept(room_id: int, version: int | None = None, *, wait: bool = True):
     """The kept room, for a draw made without the lock; raises ``Missed`` when there is
     none (or not at ``version``, the one a computer move was planned against), and turns
     what the kept room cannot answer for into ``Missed`` too (a refusal, a failed swap:
     the locked path answers them from the database). One draw per room at a time in a
-    process; what a failed attempt changed is forgotten with the room."""
-    with _draw_locks[room_id % len(_draw_locks)]:
+    process; what a failed attempt changed is forgotten with the room. Without ``wait``
+    (the event loop, which must never block), ``Missed`` when another draw of the room
+    is under way."""
+    lock = _draw_locks[room_id % len(_draw_locks)]
+    if not lock.acquire(blocking=wait):
+        raise Missed
+    try:
         with _guard:
             found = _kept.pop(room_id, None)
         if found is None or (version is not None and version != found.room.version):
@@ -87,3 +92,5 @@ def kept(room_id: int, version: int | None = None):
             yield found
         except ActionError as exc:
             raise Missed from exc
+    finally:
+        lock.release()

@@ -4,6 +4,7 @@ contract in ``pyproject.toml`` keeps it so."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import weakref
 from collections.abc import Sequence
@@ -140,12 +141,19 @@ def _execute_guarded(statement: Statement, riders: Sequence[Statement]) -> int:
             for rider in riders:
                 cursor.execute(*rider)
             return 1
+    return _own_connection_count(*_guarded(statement, riders))
+
+
+def _guarded(statement: Statement, riders: Sequence[Statement]) -> Statement:
+    """PostgreSQL's one statement for a guarded change: the swap, and the riders as
+    data-modifying WITH clauses that apply only if the swap changed a row."""
+    sql, params = statement
     clauses = [f"s AS ({sql} RETURNING 1)"]
     values = list(params)
     for i, (rider_sql, rider_values) in enumerate(riders):
         clauses.append(f"w{i} AS ({_only_if_swapped(rider_sql)})")
         values += rider_values
-    return _own_connection_count(f"WITH {', '.join(clauses)} SELECT COUNT(*) FROM s", values)
+    return f"WITH {', '.join(clauses)} SELECT COUNT(*) FROM s", values
 
 
 # -- the guarded statement's own connection (PostgreSQL) -------------------------------------
@@ -192,11 +200,98 @@ def _connect():
 
 
 def close_own_connections() -> None:
-    """Close every worker thread's own connection (before dropping a test database)."""
+    """Close every worker thread's and event loop's own connection (before dropping a
+    test database)."""
     with _opened_lock:
         opened = list(_opened)
     for own in opened:
-        own.close()
+        # An event loop's connection is closed from whatever thread this is, its loop
+        # perhaps gone: libpq's own close, which needs no loop.
+        own.pgconn.finish() if isinstance(own, psycopg.AsyncConnection) else own.close()
+
+
+# -- the event loop's own connections (PostgreSQL) --------------------------------------------
+#
+# A draw from a room the process kept (``games.services.play.draw_on_loop``) sends its
+# guarded statement from the event loop itself: a worker thread would cost the hop there
+# and back (a thread woken, the interpreter's lock handed over twice, the answer handed
+# back to the loop), about twice the statement's own CPU. The loop keeps a few
+# connections of its own (``DB_LOOP_CONNECTIONS``, opened on first use); the draws of
+# other rooms go on while PostgreSQL answers one.
+
+
+def on_loop() -> bool:
+    """Whether guarded statements can be sent from the event loop (PostgreSQL)."""
+    return connection.vendor == "postgresql"
+
+
+async def execute_on_loop(statement: Statement, riders: Sequence[Statement]) -> int:
+    """``execute(statement, riders=riders, guarded=True)`` from the event loop, on one of
+    the loop's own connections: the number of rows the swap changed. Sent again once on a
+    new connection if the first one failed, as on a worker thread's own connection."""
+    sql, values = _guarded(statement, riders)
+    loop = asyncio.get_running_loop()
+    connections = _loop_connections.get(loop)
+    if connections is None:
+        connections = _loop_connections[loop] = _LoopConnections()
+    for attempt in (1, 2):
+        try:
+            return await connections.count(sql, values)
+        except psycopg.OperationalError as exc:
+            if attempt == 2:
+                raise OperationalError(str(exc)) from exc
+        except psycopg.Error as exc:
+            raise DatabaseError(str(exc)) from exc
+    raise AssertionError("unreachable")
+
+
+class _LoopConnections:
+    """One event loop's own connections: at most ``DB_LOOP_CONNECTIONS`` statements at a
+    time, each on a connection nobody else is using."""
+
+    def __init__(self):
+        self.slots = asyncio.Semaphore(settings.DB_LOOP_CONNECTIONS)
+        self.idle: list[psycopg.AsyncConnection] = []
+
+    async def count(self, sql: str, values: list) -> int:
+        async with self.slots:
+            own = self.idle.pop() if self.idle else None
+            if own is None or own.closed or own.info.dbname != connection.settings_dict["NAME"]:
+                if own is not None:
+                    await own.close()
+                own = await _connect_on_loop()
+            try:
+                cursor = await own.execute(sql, values)
+                row = await cursor.fetchone()
+            except psycopg.Error:
+                if own.closed or own.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    await own.close()
+                else:  # refused by the database (a constraint, say): the connection is sound
+                    self.idle.append(own)
+                raise
+            except BaseException:  # cancelled mid-statement: what it left is unknown
+                await asyncio.shield(own.close())
+                raise
+            self.idle.append(own)
+            assert row is not None  # COUNT(*) answers one row
+            return row[0]
+
+
+_loop_connections: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopConnections] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def _connect_on_loop() -> psycopg.AsyncConnection:
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    try:
+        own = await psycopg.AsyncConnection.connect(**params, autocommit=True)
+    except psycopg.Error as exc:  # the database is away: as Django's own connection says
+        raise OperationalError(str(exc)) from exc
+    with _opened_lock:
+        _opened.add(own)
+    return own
 
 
 _SWAPPED = "EXISTS (SELECT 1 FROM s)"

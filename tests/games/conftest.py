@@ -187,6 +187,14 @@ class Player:
             if message.get("ref") == ref:  # the pong, or a rate_limited naming it
                 return
 
+    def draws_seen(self) -> set[tuple[int, int]]:
+        """The draws this player was sent, by round and draw number."""
+        return {
+            (m["round"]["number"], m["event"]["number"])
+            for m in self.messages
+            if m["type"] == "state" and m["event"] and m["event"]["kind"] == "draw"
+        }
+
     def read_queued(self) -> list[dict]:
         """Take in the messages already here, without waiting."""
         taken = []

@@ -78,12 +78,7 @@ async def test_friends_game_two_players_see_each_others_draws_live():
     # Every draw reached both players: each saw the same count of draw events.
     draws = await database_sync_to_async(Draw.objects.filter(round__match__room=room).count)()
     for player in (host, friend):
-        seen = {
-            (m["round"]["number"], m["event"]["number"])
-            for m in player.messages
-            if m["type"] == "state" and m["event"] and m["event"]["kind"] == "draw"
-        }
-        assert len(seen) == draws
+        assert len(player.draws_seen()) == draws
 
 
 async def test_same_device_one_browser_plays_every_seat_through_the_curtain():

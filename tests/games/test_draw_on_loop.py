@@ -1,0 +1,187 @@
+"""A draw from a room the process kept is made on the event loop itself, its one statement
+sent on the loop's own connection (``services.draw_on_loop``, ``sql.execute_on_loop``):
+no worker thread. Whatever the loop cannot make goes to a worker thread as before."""
+
+import asyncio
+import threading
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import connection
+
+from games import selectors, services
+from games.models import Draw, Room
+from games.realtime import consumers
+from games.services import resident, sql
+from tests.games.conftest import Player, play_to_match_end
+from tests.games.test_kept_rooms import _ply, _two_seat_room
+from tests.rooms import at_table, friends_room
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql", reason="SQLite: every statement on a worker thread"
+    ),
+]
+
+
+def _kept_room():
+    """A two-seat room the process keeps, the person to draw."""
+    room, actor = _two_seat_room()
+    services.draw(room_id=room.pk, actor=actor, position=0, at=_ply(room.pk))  # keeps it
+    room.refresh_from_db()
+    services.computer_turn(room_id=room.pk, version=room.version)  # from the kept room
+    return room, actor, _ply(room.pk)
+
+
+def _no_worker_statement(*args):
+    raise AssertionError("a statement on a worker thread's own connection")
+
+
+async def test_a_draw_from_a_kept_room_is_sent_from_the_event_loop(monkeypatch):
+    room, actor, at = await database_sync_to_async(_kept_room)()
+    monkeypatch.setattr(sql, "_own_connection_count", _no_worker_statement)
+    sent_from, broadcast = [], []
+    execute = sql.execute_on_loop
+
+    async def recorded(*args):
+        sent_from.append(threading.get_ident())
+        return await execute(*args)
+
+    monkeypatch.setattr(sql, "execute_on_loop", recorded)
+    monkeypatch.setattr(
+        "games.realtime.broadcast.room_changed",
+        lambda room_id, state: broadcast.append((room_id, state["version"])),
+    )
+
+    assert await services.draw_on_loop(room_id=room.pk, actor=actor, position=0, at=at)
+
+    assert sent_from == [threading.get_ident()]  # this thread: the event loop's
+    state = await database_sync_to_async(selectors.snapshot)(room.pk)
+    assert state["round"]["state"]["draws"] == at["draw"] + 1
+    assert broadcast == [(room.pk, state["version"])]
+    assert resident._kept[room.pk].room.version == state["version"]  # kept for the next
+
+
+async def test_what_the_kept_room_cannot_answer_is_left_to_a_worker_thread():
+    room, actor, at = await database_sync_to_async(_kept_room)()
+    # A stale move is refused from the kept room: the locked path answers it.
+    stale = {**at, "draw": at["draw"] - 1}
+    assert not await services.draw_on_loop(room_id=room.pk, actor=actor, position=0, at=stale)
+    # Nothing kept now (the failed attempt forgot it): nothing to draw from on the loop.
+    assert not await services.draw_on_loop(room_id=room.pk, actor=actor, position=0, at=at)
+    count = Draw.objects.filter(round__match__room=room).acount
+    before = await count()
+    # Another draw of the room under way in this process (a worker thread's).
+    await database_sync_to_async(_kept_room_again)(room, actor)
+    with resident.kept(room.pk):
+        assert not await services.draw_on_loop(room_id=room.pk, actor=actor, position=0, at=at)
+    assert await count() == before + 2  # the person's and the computer's, none on the loop
+
+
+def _kept_room_again(room, actor):
+    services.draw(room_id=room.pk, actor=actor, position=0, at=_ply(room.pk))
+    room.refresh_from_db()
+    services.computer_turn(room_id=room.pk, version=room.version)
+
+
+async def test_a_room_changed_by_another_process_is_drawn_in_on_a_worker_thread():
+    room, actor, at = await database_sync_to_async(_kept_room)()
+    # Another process's change moved the version on (a presence change, say).
+    await Room.objects.filter(pk=room.pk).aupdate(version=room.version + 100)
+
+    assert not await services.draw_on_loop(room_id=room.pk, actor=actor, position=0, at=at)
+    assert room.pk not in resident._kept  # forgotten: the locked path reads it again
+    assert await Draw.objects.filter(round__match__room=room).acount() == at["draw"]
+
+
+async def test_a_draw_sent_before_its_caller_is_cancelled_is_still_kept_and_broadcast(
+    monkeypatch,
+):
+    room, actor, at = await database_sync_to_async(_kept_room)()
+    go, broadcast = asyncio.Event(), []
+    execute = sql.execute_on_loop
+
+    async def held(*args):
+        await go.wait()
+        return await execute(*args)
+
+    monkeypatch.setattr(sql, "execute_on_loop", held)
+    monkeypatch.setattr(
+        "games.realtime.broadcast.room_changed",
+        lambda room_id, state: broadcast.append(state["version"]),
+    )
+    drawing = asyncio.ensure_future(
+        services.draw_on_loop(room_id=room.pk, actor=actor, position=0, at=at)
+    )
+    await asyncio.sleep(0.05)
+    drawing.cancel()  # the socket went away while its draw was on its way
+    go.set()
+    while not broadcast:
+        await asyncio.sleep(0.01)
+
+    state = await database_sync_to_async(selectors.snapshot)(room.pk)
+    assert broadcast == [state["version"]]
+    assert state["round"]["state"]["draws"] == at["draw"] + 1
+    assert resident._kept[room.pk].room.version == state["version"]
+    assert drawing.cancelled()
+
+
+async def test_a_draw_on_the_loop_survives_its_connection_being_cut():
+    room, actor, at = await database_sync_to_async(_kept_room)()
+    assert await services.draw_on_loop(room_id=room.pk, actor=actor, position=0, at=at)
+    (own,) = sql._loop_connections[asyncio.get_running_loop()].idle
+    # The server ends the connection (a restart, a proxy's idle cut) while the loop keeps it.
+    await database_sync_to_async(_terminate)(own.info.backend_pid)
+    await database_sync_to_async(services.computer_turn)(
+        room_id=room.pk, version=resident._kept[room.pk].room.version
+    )
+    at = await database_sync_to_async(_ply)(room.pk)
+
+    assert await services.draw_on_loop(room_id=room.pk, actor=actor, position=0, at=at)
+
+    assert own.closed
+    state = await database_sync_to_async(selectors.snapshot)(room.pk)
+    assert state["round"]["state"]["draws"] == at["draw"] + 1
+
+
+def _terminate(pid: int) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+
+
+async def test_a_friends_match_over_sockets_draws_on_the_loop_and_every_seat_sees_each_draw(
+    monkeypatch,
+):
+    host = await Player.user("host")
+    friend = await Player.user("friend")
+    room = await database_sync_to_async(friends_room)(host, {"friend": friend}, rounds=3)
+    await at_table(room, host, friend)
+    await host.send(type="start", fill=False)
+    await friend.until(lambda s: s["room"]["status"] == "playing")
+    workers, on_loop = [], []
+    in_worker, draw_on_loop = consumers.in_worker, services.draw_on_loop
+
+    def recorded_worker(fn):
+        workers.append(fn.__name__)
+        return in_worker(fn)
+
+    async def recorded_draw(**kwargs):
+        on_loop.append(await draw_on_loop(**kwargs))
+        return on_loop[-1]
+
+    monkeypatch.setattr(consumers, "in_worker", recorded_worker)
+    monkeypatch.setattr(services, "draw_on_loop", recorded_draw)
+
+    await play_to_match_end(host, friend)
+
+    draws = await Draw.objects.filter(round__match__room=room).acount()
+    assert len(on_loop) == draws
+    # Each round's first draw reads the room under its lock, and its last ends the round
+    # there: the others are made on the loop, with no worker thread.
+    assert on_loop.count(True) >= draws - 2 * 3
+    assert workers.count("act") == on_loop.count(False) + 2  # + the next rounds' deals
+    for player in (host, friend):
+        assert len(player.draws_seen()) == draws
+    await host.close()
+    await friend.close()
