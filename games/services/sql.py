@@ -12,7 +12,14 @@ from datetime import timedelta
 
 import psycopg
 from django.conf import settings
-from django.db import DatabaseError, OperationalError, connection, transaction
+from django.db import (
+    DEFAULT_DB_ALIAS,
+    DatabaseError,
+    OperationalError,
+    connection,
+    connections,
+    transaction,
+)
 from django.utils import timezone
 
 from games.models import Bot, Room, Seat
@@ -54,7 +61,8 @@ def insert_statement(obj) -> Statement:
     """The INSERT of ``obj`` (a new model instance), without reading its key back."""
     model = type(obj)
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-    values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    db = connections[DEFAULT_DB_ALIAS]  # the thread's connection, looked up once
+    values = [f.get_db_prep_save(f.pre_save(obj, True), db) for f in fields]
     columns = ", ".join(f'"{f.column}"' for f in fields)
     marks = ", ".join(["%s"] * len(fields))
     return f'INSERT INTO "{model._meta.db_table}" ({columns}) VALUES ({marks})', values
@@ -78,7 +86,8 @@ def update_statement(obj, names: list[str], *, where: dict | None = None) -> Sta
     matches ``where``, column name to value)."""
     model = type(obj)
     fields = [model._meta.get_field(name) for name in names]
-    values = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
+    db = connections[DEFAULT_DB_ALIAS]  # the thread's connection, looked up once
+    values = [f.get_db_prep_save(getattr(obj, f.attname), db) for f in fields]
     assignments = ", ".join(f'"{f.column}" = %s' for f in fields)
     conditions = "".join(f' AND "{column}" = %s' for column in where or {})
     sql = f'UPDATE "{model._meta.db_table}" SET {assignments} WHERE "id" = %s{conditions}'
@@ -174,7 +183,7 @@ _opened_lock = threading.Lock()
 def _own_connection_count(sql: str, values: list) -> int:
     for attempt in (1, 2):
         own = getattr(_own, "connection", None)
-        if own is None or own.closed or own.info.dbname != connection.settings_dict["NAME"]:
+        if own is None or own.closed or own.info.dbname != _database_name():
             own = _own.connection = _connect()
         try:
             return own.execute(sql, values).fetchone()[0]
@@ -185,6 +194,11 @@ def _own_connection_count(sql: str, values: list) -> int:
         except psycopg.Error as exc:
             raise DatabaseError(str(exc)) from exc
     raise AssertionError("unreachable")
+
+
+def _database_name() -> str:
+    """The database the site's connections go to (a test run switches it)."""
+    return settings.DATABASES[DEFAULT_DB_ALIAS]["NAME"]
 
 
 def _connect():
@@ -256,7 +270,7 @@ class _LoopConnections:
     async def count(self, sql: str, values: list) -> int:
         async with self.slots:
             own = self.idle.pop() if self.idle else None
-            if own is None or own.closed or own.info.dbname != connection.settings_dict["NAME"]:
+            if own is None or own.closed or own.info.dbname != _database_name():
                 if own is not None:
                     await own.close()
                 own = await _connect_on_loop()
