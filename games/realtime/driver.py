@@ -98,7 +98,13 @@ async def _drive(room_id: int, wake: asyncio.Event) -> None:
                         continue  # something changed: plan again
                     except TimeoutError:
                         pass
-                new = await in_worker(run_due)(room_id, due)
+                made, new = False, None
+                if due.kind == "computer_turn":  # from the room kept, on the loop itself
+                    made, new = await services.computer_turn_on_loop(
+                        room_id=room_id, version=due.version
+                    )
+                if not made:
+                    new = await in_worker(run_due)(room_id, due)
                 if new is None:
                     # Refused (another process acted first, or a state went missing):
                     # plan again from the database.

@@ -18,6 +18,7 @@ from games.services.change import bot_token, with_token
 from games.services.limits import room_creation
 from games.services.play import (
     computer_turn,
+    computer_turn_on_loop,
     draw,
     draw_on_loop,
     end_unfinished,
@@ -54,6 +55,7 @@ __all__ = [
     "bot_token",
     "claim_guest_games",
     "computer_turn",
+    "computer_turn_on_loop",
     "connect",
     "cover_seat",
     "create_room",

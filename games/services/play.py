@@ -4,6 +4,7 @@ match. Computer seats are not a special path: they call the same draw."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -34,24 +35,11 @@ def draw(*, room_id: int, actor: Actor, position: object, at: dict | None = None
 async def draw_on_loop(
     *, room_id: int, actor: Actor, position: object, at: dict | None = None
 ) -> bool:
-    """``draw`` made from the event loop, when this process kept the room (on PostgreSQL):
-    as on the kept path, its one statement sent on one of the loop's own connections
-    (``sql.execute_on_loop``) while the loop serves every other socket, with no worker
-    thread to hop to and back. False when ``draw`` must make it on a worker thread: no
-    room kept, another draw in the room under way in this process, or what the kept room
-    cannot answer for (a refusal, the round's last draw, another process's change)."""
+    """``draw`` made from the event loop (``_drawing_on_loop``); False when ``draw`` must
+    make it on a worker thread."""
     human_draws = _human_draw(actor, position, at)  # a malformed frame is refused here
-    if not sql.on_loop():
-        return False
-    try:
-        with resident.kept(room_id, wait=False) as kept:
-            change = Change(kept.room, kept.loaded.seats, on_loop=True)
-            change.loaded = kept.loaded
-            human_draws(change)
-            await change.sent_on_loop()
-    except resident.Missed:
-        return False
-    return True
+    made, _ = await _drawing_on_loop(room_id, None, human_draws)
+    return made
 
 
 def _human_draw(actor: Actor, position: object, at: dict | None):
@@ -85,15 +73,24 @@ def computer_turn(*, room_id: int, version: int) -> RoomState | None:
     Returns the new state, or None when the computer does not play the drawer's seat.
     """
 
-    def computer_draws(change: Change) -> RoomState | None:
-        match, rnd, state, seat = _playable(change)
-        if not seat.played_by_computer:
-            return None
-        position = choose_position(state, _system_random)
-        _apply_draw(change, match, rnd, state, seat, position, by_computer=True)
-        return change.state
+    return _drawing(room_id, version, _computer_draw)
 
-    return _drawing(room_id, version, computer_draws)
+
+async def computer_turn_on_loop(*, room_id: int, version: int) -> tuple[bool, RoomState | None]:
+    """``computer_turn`` made from the event loop (``_drawing_on_loop``): whether it was
+    made there, and what ``computer_turn`` returns; if not, ``computer_turn`` must make it
+    on a worker thread."""
+    return await _drawing_on_loop(room_id, version, _computer_draw)
+
+
+def _computer_draw(change: Change) -> RoomState | None:
+    """The draw ``computer_turn`` makes, in ``change``."""
+    match, rnd, state, seat = _playable(change)
+    if not seat.played_by_computer:
+        return None
+    position = choose_position(state, _system_random)
+    _apply_draw(change, match, rnd, state, seat, position, by_computer=True)
+    return change.state
 
 
 def _drawing(room_id: int, version: int | None, draws):
@@ -109,6 +106,28 @@ def _drawing(room_id: int, version: int | None, draws):
         pass
     with changing(room_id, version) as change:
         return draws(change)
+
+
+async def _drawing_on_loop(room_id: int, version: int | None, draws) -> tuple[bool, Any]:
+    """``_drawing``'s kept path from the event loop, when this process kept the room (on
+    PostgreSQL): the same checks and engine, and the one statement sent on one of the
+    loop's own connections (``sql.execute_on_loop``) while the loop serves every other
+    socket, with no worker thread to hop to and back. ``(True, what draws returned)``
+    once made; ``(False, None)`` when ``_drawing`` must make it on a worker thread: no
+    room kept, another draw in the room under way in this process, or what the kept room
+    cannot answer for (a refusal, the round's last draw, another process's change)."""
+    if not sql.on_loop():
+        return False, None
+    try:
+        with resident.kept(room_id, version, wait=False) as kept:
+            change = Change(kept.room, kept.loaded.seats, on_loop=True)
+            change.loaded = kept.loaded
+            made = draws(change)
+            if change.state is not None:  # committed: its statement goes out
+                await change.sent_on_loop()
+            return True, made
+    except resident.Missed:
+        return False, None
 
 
 def _playable(

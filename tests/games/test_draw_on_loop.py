@@ -63,6 +63,29 @@ async def test_a_draw_from_a_kept_room_is_sent_from_the_event_loop(monkeypatch):
     assert resident._kept[room.pk].room.version == state["version"]  # kept for the next
 
 
+async def test_the_computers_draw_from_a_kept_room_is_made_on_the_event_loop(monkeypatch):
+    room, actor, at = await database_sync_to_async(_kept_room)()
+    assert await services.draw_on_loop(room_id=room.pk, actor=actor, position=0, at=at)
+    version = resident._kept[room.pk].room.version  # the computer's turn now
+    monkeypatch.setattr(sql, "_own_connection_count", _no_worker_statement)
+    sent_from = []
+    execute = sql.execute_on_loop
+
+    async def recorded(*args):
+        sent_from.append(threading.get_ident())
+        return await execute(*args)
+
+    monkeypatch.setattr(sql, "execute_on_loop", recorded)
+
+    made, state = await services.computer_turn_on_loop(room_id=room.pk, version=version)
+
+    assert made and sent_from == [threading.get_ident()]
+    assert state is not None and state["version"] == version + 1
+    assert state["event"]["by_computer"] and state["round"]["state"]["draws"] == at["draw"] + 2
+    # Planned against a version gone by: not made here (the locked path refuses it).
+    assert await services.computer_turn_on_loop(room_id=room.pk, version=version) == (False, None)
+
+
 async def test_what_the_kept_room_cannot_answer_is_left_to_a_worker_thread():
     room, actor, at = await database_sync_to_async(_kept_room)()
     # A stale move is refused from the kept room: the locked path answers it.
