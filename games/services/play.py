@@ -99,9 +99,7 @@ def _drawing(room_id: int, version: int | None, draws):
     cannot answer (another process changed the room, a refusal, the round's last draw)."""
     try:
         with resident.kept(room_id, version) as kept:
-            change = Change(kept.room, kept.loaded.seats, guarded=True)
-            change.loaded = kept.loaded
-            return draws(change)
+            return draws(_kept_change(kept))
     except resident.Missed:
         pass
     with changing(room_id, version) as change:
@@ -120,14 +118,20 @@ async def _drawing_on_loop(room_id: int, version: int | None, draws) -> tuple[bo
         return False, None
     try:
         with resident.kept(room_id, version, wait=False) as kept:
-            change = Change(kept.room, kept.loaded.seats, on_loop=True)
-            change.loaded = kept.loaded
+            change = _kept_change(kept, on_loop=True)
             made = draws(change)
             if change.state is not None:  # committed: its statement goes out
                 await change.sent_on_loop()
             return True, made
     except resident.Missed:
         return False, None
+
+
+def _kept_change(kept: resident.Kept, *, on_loop: bool = False) -> Change:
+    """A change made from the room this process kept, without the lock."""
+    change = Change(kept.room, kept.loaded.seats, guarded=True, on_loop=on_loop)
+    change.loaded = kept.loaded
+    return change
 
 
 def _playable(

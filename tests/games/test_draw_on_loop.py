@@ -25,9 +25,14 @@ pytestmark = [
 ]
 
 
+#: Cards in the hands at the least: the five draws a test here makes at most discard ten,
+#: and the round's last draw is not the loop's (it ends the round on the locked path).
+CARDS_ENOUGH = 12
+
+
 def _kept_room():
     """A two-seat room the process keeps, the person to draw."""
-    room, actor = _two_seat_room()
+    room, actor = _two_seat_room(CARDS_ENOUGH)
     services.draw(room_id=room.pk, actor=actor, position=0, at=_ply(room.pk))  # keeps it
     room.refresh_from_db()
     services.computer_turn(room_id=room.pk, version=room.version)  # from the kept room

@@ -24,9 +24,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 CARDS_ENOUGH = 8
 
 
-def _two_seat_room():
+def _two_seat_room(cards: int = CARDS_ENOUGH):
     """Babanuki for two, a person against the computer, the person to draw, on a deal
-    with ``CARDS_ENOUGH`` cards in the hands."""
+    with ``cards`` cards in the hands."""
     for attempt in range(100):
         user = make_user(f"kept{attempt}")
         room = computer_room(user, seats=2, rounds=1)
@@ -37,9 +37,9 @@ def _two_seat_room():
                 services.computer_turn(room_id=room.pk, version=room.version)
         except ActionError:  # the computer's draws ended this deal's round: another deal
             continue
-        if sum(len(hand) for hand in state["hands"]) >= CARDS_ENOUGH:
+        if sum(len(hand) for hand in state["hands"]) >= cards:
             return room, actor
-    raise AssertionError(f"no deal of 100 left {CARDS_ENOUGH} cards in the hands")
+    raise AssertionError(f"no deal of 100 left {cards} cards in the hands")
 
 
 def _ply(room_id: int) -> dict:
