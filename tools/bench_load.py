@@ -255,6 +255,16 @@ def cleanup(rooms_only: bool = False) -> None:
     Session.objects.filter(session_key__in=stale).delete()
 
 
+def vacuum() -> None:
+    """Sweep the bench database of the rows earlier runs deleted, so that every run starts
+    alike: a PostgreSQL whose autovacuum is off (as this machine's CI configuration sets
+    it) keeps them all (after a dozen runs, 300,000 dead draws and 150 MB of dead rounds)."""
+    connection = connections["default"]
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE")
+
+
 def setup_rooms(count: int, rounds: int) -> list[dict]:
     """``count`` started friends rooms of four signed-in players each: their codes and the
     players' session keys, the host first."""
@@ -872,6 +882,7 @@ class Command(BaseCommand):
 
         self.log(f"setting up {opts['rooms']} rooms of {SEATS} signed-in players ...")
         cleanup()
+        vacuum()
         t = time.monotonic()
         rooms = setup_rooms(opts["rooms"], opts["rounds"])
         self.log(f"  done in {time.monotonic() - t:.1f} s")
