@@ -202,12 +202,21 @@ def _database_name() -> str:
 
 
 def _connect():
-    params = connection.get_connection_params()
-    params.pop("cursor_factory", None)
     try:
-        own = psycopg.Connection.connect(**params, autocommit=True)
+        return _opened_now(psycopg.Connection.connect(**_own_params()))
     except psycopg.Error as exc:  # the database is away: as Django's own connection says
         raise OperationalError(str(exc)) from exc
+
+
+def _own_params() -> dict:
+    """Django's parameters for a connection (its adapters, prepared statements), for one
+    of our own in autocommit."""
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    return {**params, "autocommit": True}
+
+
+def _opened_now(own):
     with _opened_lock:
         _opened.add(own)
     return own
@@ -221,7 +230,10 @@ def close_own_connections() -> None:
     for own in opened:
         # An event loop's connection is closed from whatever thread this is, its loop
         # perhaps gone: libpq's own close, which needs no loop.
-        own.pgconn.finish() if isinstance(own, psycopg.AsyncConnection) else own.close()
+        if isinstance(own, psycopg.AsyncConnection):
+            own.pgconn.finish()
+        else:
+            own.close()
 
 
 # -- the event loop's own connections (PostgreSQL) --------------------------------------------
@@ -245,12 +257,12 @@ async def execute_on_loop(statement: Statement, riders: Sequence[Statement]) -> 
     new connection if the first one failed, as on a worker thread's own connection."""
     sql, values = _guarded(statement, riders)
     loop = asyncio.get_running_loop()
-    connections = _loop_connections.get(loop)
-    if connections is None:
-        connections = _loop_connections[loop] = _LoopConnections()
+    own = _loop_connections.get(loop)
+    if own is None:
+        own = _loop_connections[loop] = _LoopConnections()
     for attempt in (1, 2):
         try:
-            return await connections.count(sql, values)
+            return await own.count(sql, values)
         except psycopg.OperationalError as exc:
             if attempt == 2:
                 raise OperationalError(str(exc)) from exc
@@ -297,15 +309,10 @@ _loop_connections: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopCon
 
 
 async def _connect_on_loop() -> psycopg.AsyncConnection:
-    params = connection.get_connection_params()
-    params.pop("cursor_factory", None)
     try:
-        own = await psycopg.AsyncConnection.connect(**params, autocommit=True)
+        return _opened_now(await psycopg.AsyncConnection.connect(**_own_params()))
     except psycopg.Error as exc:  # the database is away: as Django's own connection says
         raise OperationalError(str(exc)) from exc
-    with _opened_lock:
-        _opened.add(own)
-    return own
 
 
 _SWAPPED = "EXISTS (SELECT 1 FROM s)"
