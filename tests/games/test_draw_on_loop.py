@@ -10,12 +10,15 @@ from channels.db import database_sync_to_async
 from django.db import connection
 
 from games import selectors, services
-from games.models import Draw, Room
+from games.models import Bot, Draw, Room
 from games.realtime import consumers
-from games.services import resident, sql
+from games.services import bots, resident, sql
+from games.tokens import token_hash
 from tests.games.conftest import Player, play_to_match_end
+from tests.games.test_bot_seats import bot_at_table
 from tests.games.test_kept_rooms import _ply, _two_seat_room
 from tests.rooms import at_table, friends_room
+from tests.support import ply
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -213,3 +216,28 @@ async def test_a_friends_match_over_sockets_draws_on_the_loop_and_every_seat_see
         assert len(player.draws_seen()) == draws
     await host.close()
     await friend.close()
+
+
+async def test_a_bots_draw_on_the_loop_after_its_tokens_revoke_writes_nothing():
+    room, host, bot = await bot_at_table()
+    # Until the bot is to draw from a room this process kept (each draw by socket keeps it).
+    while not (bot.state["acting"] == 1 and room.pk in resident._kept):
+        drawer = bot if bot.state["acting"] == 1 else host
+        version = drawer.state["version"]
+        await drawer.send(type="draw", **ply(drawer.state, "draw"), position=0)
+        for player in (host, bot):
+            await player.until(lambda s, version=version: s["version"] > version)
+    drawn = Draw.objects.filter(round__match__room=room, drawer=1)
+    before = await drawn.acount()
+    bot_id, token = bot.actor.user_id, token_hash(bot.bot_token)
+    owner_id = await database_sync_to_async(lambda: Bot.objects.get(pk=bot_id).owner_id)()
+    await database_sync_to_async(bots.revoke_token)(owner_id=owner_id, bot_id=bot_id)
+
+    # A draw that came on the socket just before its close, made as the socket makes it.
+    with services.bot_token((bot_id, token)):
+        made = await services.draw_on_loop(
+            room_id=room.pk, actor=bot.actor, position=0, at=ply(bot.state, "draw")
+        )
+
+    assert not made  # refused in its own statement: the locked path answers it, as before
+    assert await drawn.acount() == before
