@@ -133,9 +133,11 @@ class Change:
         then as ``commit`` goes on. Once sent, the rest runs whether or not the caller is
         cancelled meanwhile: a committed change is always kept and broadcast."""
         assert self.on_loop and self.state is not None, "commit() first"
-        sent = asyncio.ensure_future(
-            _then(sql.execute_on_loop(self.swap, self.writes), self.written)
-        )
+
+        async def send() -> None:
+            self.written(await sql.execute_on_loop(self.swap, self.writes))
+
+        sent = asyncio.ensure_future(send())
         # Its refusal or failure, if the caller was cancelled meanwhile: nobody is left to
         # answer, and the sockets catch up from the database as after any lost change.
         sent.add_done_callback(lambda task: task.cancelled() or task.exception())
@@ -163,10 +165,6 @@ class Change:
         """``do()`` once this change is committed: at once for a guarded change (its one
         statement was the whole transaction), else when the transaction commits."""
         publish.after_commit(do, committed=self.guarded)
-
-
-async def _then(sent, then) -> None:
-    then(await sent)
 
 
 @contextmanager

@@ -42,21 +42,28 @@ def _kept_room():
     return room, actor, _ply(room.pk)
 
 
-def _no_worker_statement(*args):
-    raise AssertionError("a statement on a worker thread's own connection")
+def _sent_from(monkeypatch) -> list[int]:
+    """From now on, the threads the loop's statements are sent from; a statement on a worker
+    thread's own connection fails the test."""
+
+    def on_a_worker(*args):
+        raise AssertionError("a statement on a worker thread's own connection")
+
+    threads: list[int] = []
+    execute = sql.execute_on_loop
+
+    async def recorded(*args):
+        threads.append(threading.get_ident())
+        return await execute(*args)
+
+    monkeypatch.setattr(sql, "_own_connection_count", on_a_worker)
+    monkeypatch.setattr(sql, "execute_on_loop", recorded)
+    return threads
 
 
 async def test_a_draw_from_a_kept_room_is_sent_from_the_event_loop(monkeypatch):
     room, actor, at = await database_sync_to_async(_kept_room)()
-    monkeypatch.setattr(sql, "_own_connection_count", _no_worker_statement)
-    sent_from, broadcast = [], []
-    execute = sql.execute_on_loop
-
-    async def recorded(*args):
-        sent_from.append(threading.get_ident())
-        return await execute(*args)
-
-    monkeypatch.setattr(sql, "execute_on_loop", recorded)
+    sent_from, broadcast = _sent_from(monkeypatch), []
     monkeypatch.setattr(
         "games.realtime.broadcast.room_changed",
         lambda room_id, state: broadcast.append((room_id, state["version"])),
@@ -75,15 +82,7 @@ async def test_the_computers_draw_from_a_kept_room_is_made_on_the_event_loop(mon
     room, actor, at = await database_sync_to_async(_kept_room)()
     assert await services.draw_on_loop(room_id=room.pk, actor=actor, position=0, at=at)
     version = resident._kept[room.pk].room.version  # the computer's turn now
-    monkeypatch.setattr(sql, "_own_connection_count", _no_worker_statement)
-    sent_from = []
-    execute = sql.execute_on_loop
-
-    async def recorded(*args):
-        sent_from.append(threading.get_ident())
-        return await execute(*args)
-
-    monkeypatch.setattr(sql, "execute_on_loop", recorded)
+    sent_from = _sent_from(monkeypatch)
 
     made, state = await services.computer_turn_on_loop(room_id=room.pk, version=version)
 
