@@ -206,6 +206,17 @@ function nearSpot() {
   };
 }
 
+/** Moves tag box ``b`` up to its own fan's box (``b.own``), on the side it lies, leaving
+ * the gap separate() keeps. */
+function besideOwn(b) {
+  const o = b.own;
+  const gap = 3;
+  if (b.y + b.h <= o.y) b.y = o.y - b.h - gap;
+  else if (b.y >= o.y + o.h) b.y = o.y + o.h + gap;
+  if (b.x + b.w <= o.x) b.x = o.x - b.w - gap;
+  else if (b.x >= o.x + o.w) b.x = o.x + o.w + gap;
+}
+
 function toStage(project, point, W, H) {
   const [px, py] = project(point);
   return [W / 2 + view.viewFit.tx + view.viewFit.s * px, H / 2 + view.viewFit.ty + view.viewFit.s * py];
@@ -318,6 +329,10 @@ function placeTags(project, W, H) {
   // The card set aside's label, too: it names the card it lies under, and nothing else would.
   const holder = view.state.round.over && Object.entries(view.fanBoxes).find(([, box]) => box.holder && box.cards);
   const first = boxes.filter((b) => (holder && b.tag.dataset.tagSeat === holder[0]) || b.own === asideOnScreen);
+  // The holder's starts right beside its hand, on the side where its seat put it: left
+  // where it started, clear of everything, it may rest as far off as another seat's tag.
+  const holderTag = holder && first.find((b) => b.tag.dataset.tagSeat === holder[0]);
+  if (holderTag && holderTag.own) besideOwn(holderTag);
   if (first.length) separate(first, obstacles, W, H);
   // The others keep a little farther from the holder's hand than from any other: the odd
   // card's nearest tag is its holder's.
