@@ -308,7 +308,7 @@ UNSETTLED = """() => {
   const named = (a) => {
     const t = a.effect && a.effect.target;
     return `${a.animationName || a.id || a.constructor.name} on ${t ? t.id || t.className : '?'}`
-      + ` (${a.playState}, ${Math.round(a.currentTime)} ms)`;
+      + ` (${a.playState}, ${Math.round(a.currentTime)} ms, started at ${Math.round(a.startTime)})`;
   };
   const finite = document.getAnimations()
     .filter((a) => a.effect.getComputedTiming().iterations !== Infinity);
@@ -318,6 +318,7 @@ UNSETTLED = """() => {
       .map((e) => e.id || e.className),
     running: finite.filter((a) => a.playState === 'running').map(named),
     stopped: finite.filter((a) => a.playState !== 'running').map(named),
+    status: document.getElementById('status-line')?.textContent || '',
     visibility: document.visibilityState,
     timeline: document.timeline.currentTime,
     now: performance.now(),
@@ -387,10 +388,23 @@ def choose_by_mouse(page, card):
         return None
 
 
+#: What the table shows, for a failure's message: its lines, the result, the giver's cards.
+WHAT_THE_TABLE_SHOWS = """() => ({
+  status: document.getElementById('status-line')?.textContent || '',
+  connection: document.getElementById('connection-note')?.textContent || '',
+  result: !document.getElementById('result').hidden,
+  match: document.querySelector('#result-match')?.textContent || '',
+  giverCards: document.querySelectorAll('#giver-hand .card').length,
+  chosen: document.querySelectorAll('#giver-hand .card.selected').length,
+  dialog: Boolean(document.querySelector('dialog[open]')),
+})"""
+
+
 def play_with_mouse(page, *, until=match_over):
     """Draw by clicking each card twice (choose, then draw) until the match is over, or
     with ``until=round_over`` the round."""
     wait = WAIT_FOR_TURN if until is match_over else WAIT_FOR_TURN_OR_RESULT
+    tries = {"drawn": 0, "not chosen": 0, "not drawn": 0}
     for _ in until_deadline():
         if until(page):
             return
@@ -400,13 +414,17 @@ def play_with_mouse(page, *, until=match_over):
             card = cards.nth(cards.count() // 2)
             chosen = choose_by_mouse(page, card)  # it glows
             if chosen is None:
+                tries["not chosen"] += 1
                 continue
             try:
                 card.click(timeout=2000)  # again: draw it
             except Exception:  # the table moved on between the two clicks; look again
+                tries["not drawn"] += 1
                 continue
             answered(page, chosen)
-    raise AssertionError(f"{until.__name__} never came")
+            tries["drawn"] += 1
+    shows = page.evaluate(WHAT_THE_TABLE_SHOWS)
+    raise AssertionError(f"{until.__name__} never came: {tries}, the table shows {shows}")
 
 
 def play_together(*pages, until=match_over) -> None:
