@@ -496,3 +496,36 @@ def join_by_invitation(page, site, invite: str, name: str, *, sign_up_first=Fals
     else:
         page.locator("form.join input[name=name]").fill(name)
     page.locator("form.join button[type=submit]").click()  # "Take a seat"
+
+
+def _rooms_now(count: int = 3) -> str:
+    """The latest rooms as the server stored them: what a failed wait was waiting on."""
+    from games import schedule, selectors
+    from games.models import Room
+
+    lines = []
+    for room in Room.objects.order_by("-pk")[:count]:
+        state = selectors.snapshot(room.pk)
+        rnd = (state or {}).get("round") or {}
+        play = rnd.get("state") or {}
+        hands = [len(hand) for hand in play.get("hands", [])]
+        due = schedule.next_due(state) if state else None
+        lines.append(
+            f"{room.code}: {room.status}, version {room.version}, due at {room.due_at}; "
+            f"round {rnd.get('number')}, over {rnd.get('over')}, drawer {play.get('drawer')}, "
+            f"giver {play.get('giver')}, hands {hands}; the server owes {due}"
+        )
+    return "\n".join(lines) or "no room"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A browser test that fails with the site up says how its latest rooms stood in the
+    database (a page waiting for a turn that never came: the server's move, or the page's)."""
+    report = yield
+    if report.when == "call" and report.failed and "site" in getattr(item, "fixturenames", ()):
+        try:
+            report.sections.append(("rooms at the failure", in_a_thread(_rooms_now)))
+        except Exception as exc:  # the report must never fail the run
+            report.sections.append(("rooms at the failure", f"not read: {exc!r}"))
+    return report
