@@ -501,7 +501,7 @@ def join_by_invitation(page, site, invite: str, name: str, *, sign_up_first=Fals
 def _rooms_now(count: int = 3) -> str:
     """The latest rooms as the server stored them: what a failed wait was waiting on."""
     from games import schedule, selectors
-    from games.models import Room
+    from games.models import Presence, Room
 
     lines = []
     for room in Room.objects.order_by("-pk")[:count]:
@@ -513,7 +513,8 @@ def _rooms_now(count: int = 3) -> str:
         lines.append(
             f"{room.code}: {room.status}, version {room.version}, due at {room.due_at}; "
             f"round {rnd.get('number')}, over {rnd.get('over')}, drawer {play.get('drawer')}, "
-            f"giver {play.get('giver')}, hands {hands}; the server owes {due}"
+            f"giver {play.get('giver')}, hands {hands}; the server owes {due}; "
+            f"{Presence.objects.filter(seat__room=room).count()} sockets of seats counted"
         )
     return "\n".join(lines) or "no room"
 
