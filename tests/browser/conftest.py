@@ -396,7 +396,7 @@ WHAT_THE_TABLE_SHOWS = """() => ({
   match: document.querySelector('#result-match')?.textContent || '',
   giverCards: document.querySelectorAll('#giver-hand .card').length,
   chosen: document.querySelectorAll('#giver-hand .card.selected').length,
-  dialog: Boolean(document.querySelector('dialog[open]')),
+  dialog: Boolean(document.querySelector("dialog[open], [aria-modal='true']:not([hidden])")),
 })"""
 
 

@@ -13,6 +13,7 @@ from tests.browser.conftest import (
     SETTLED,
     TURN_MS,
     WAIT_FOR_TURN,
+    WHAT_THE_TABLE_SHOWS,
     answered,
     choose_by_mouse,
     in_language,
@@ -338,10 +339,7 @@ WHY_NO_FOCUS = """() => {
     buttons: buttons.children.length,
     buttonsShown: Boolean(buttons.offsetParent),
     tabbable: Boolean(buttons.querySelector("button[tabindex='0']")),
-    dialog: Boolean(document.querySelector("dialog[open], [aria-modal='true']:not([hidden])")),
-    result: !document.getElementById('result').hidden,
     moment: !document.getElementById('odd-moment').hidden,
-    connection: document.getElementById('connection-note')?.textContent || '',
   };
 }"""
 
@@ -387,7 +385,7 @@ def test_focus_stays_on_the_table_after_a_draw_and_goes_to_the_givers_cards_when
             try:
                 page.wait_for_function(FOCUS_ON_GIVER, timeout=TURN_MS)
             except PlaywrightTimeout as exc:
-                why = page.evaluate(WHY_NO_FOCUS)
+                why = {**page.evaluate(WHY_NO_FOCUS), **page.evaluate(WHAT_THE_TABLE_SHOWS)}
                 raise AssertionError(f"no focus on the giver's cards: {why}") from exc
             checked += 1
             if checked == 4:
