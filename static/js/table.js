@@ -32,7 +32,7 @@
 import { ending } from "./ending.js";
 import { defaultCamera } from "./scene.js";
 import { fill, sentences } from "./words.js";
-import { announce, describe } from "./table/announce.js";
+import { announce, briefForms, describe } from "./table/announce.js";
 import { turnOnDrag } from "./table/drag.js";
 import { chooseMode } from "./table/mode.js";
 import { dismissMoment, momentText, showMoment } from "./table/moment.js";
@@ -82,7 +82,7 @@ document.addEventListener("table-state", async (e) => {
       const mine = handSeat !== null && event.drawer === handSeat && Boolean(event.card) && !view.state.replay;
       animateDraw(event, from, mine);
       const text = describe(event);
-      setLastMove(text, describe(event, { brief: true }));
+      setLastMove(text, briefForms(event));
       // The odd card's moment, for the drawer and the giver only: said with the draw.
       const said = sentences(text, momentText(event));
       if (view.state.round && view.state.round.over) {

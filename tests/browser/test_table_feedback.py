@@ -5,6 +5,7 @@ in, and the keyboard's focus kept on the table after each draw."""
 
 import re
 
+import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
@@ -16,6 +17,7 @@ from tests.browser.conftest import (
     WHAT_THE_TABLE_SHOWS,
     answered,
     choose_by_mouse,
+    in_a_thread,
     in_language,
     match_over,
     needs_browser,
@@ -25,6 +27,7 @@ from tests.browser.conftest import (
 )
 from tests.browser.test_accessibility import serious
 from tests.browser.test_table import first_turn_with_keyboard
+from tests.lobby.test_replay import finished_round
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
@@ -44,6 +47,14 @@ def rect(page, selector: str) -> dict | None:
         " const r = el.getBoundingClientRect();"
         " return {x: r.x, y: r.y, w: r.width, h: r.height}; }",
         selector,
+    )
+
+
+def tag_boxes(page) -> list[dict]:
+    """Each name tag's box on the screen."""
+    return page.evaluate(
+        "() => [...document.querySelectorAll('#seat-tags .seat-tag')].map(t => {"
+        " const r = t.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; })"
     )
 
 
@@ -93,13 +104,15 @@ SHOWN_OR_GAVE_WAY = """() => {
 }"""
 
 #: The line on the felt says the panel's last move, or its start (without the pair laid
-#: down), and shows all of it (its three lines at most are not cut).
+#: down), or where the corner cannot hold that its end (the hand it emptied), and shows all
+#: of it (its three lines at most are not cut).
 BRIEF_AND_WHOLE = """() => {
   const line = document.getElementById('table-line');
   const said = document.getElementById('last-move').textContent;
   const brief = line.textContent;
   return brief !== '' && brief.length <= said.length && line.scrollHeight <= line.clientHeight + 1
-    && said.startsWith(brief.replace(/[.。]$/, '').split(/[,，、]/)[0].slice(0, 6));
+    && (said.startsWith(brief.replace(/[.。]$/, '').split(/[,，、]/)[0].slice(0, 6))
+        || said.endsWith(brief));
 }"""
 
 
@@ -156,13 +169,57 @@ def test_the_last_move_shows_on_the_felt_beside_the_tags_or_gives_way_to_one_on_
             f"() => ({LINE_ON_STAGE})()[2] !== null || ({BRIEF_AND_WHOLE})()", timeout=TURN_MS
         )
     page.wait_for_function(SETTLED)
-    tags = page.evaluate(
-        "() => [...document.querySelectorAll('#seat-tags .seat-tag')].map(t => {"
-        " const r = t.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; })"
-    )
+    tags = tag_boxes(page)
     box = rect(page, "#table-line")
     assert tags and not [t for t in tags if overlaps(box, t)]
     shot(page, f"feedback-table-line-{locale}-{size}")
+
+
+#: The line on the felt, whole, ends as the move list's step ``k`` does: with the hand the
+#: draw emptied.
+EMPTIED_AND_WHOLE = """(k) => {
+  const line = document.getElementById('table-line');
+  const said = document.querySelector(`#move-list li[data-step='${k}']`).innerText.split('\\n')[0];
+  const last = line.textContent.split(/(?<=[.。])\\s*/).filter(Boolean).pop();
+  return Boolean(last) && said.endsWith(last) && line.scrollHeight <= line.clientHeight + 1;
+}"""
+
+
+def emptying_step(rnd) -> int:
+    """The first step of a finished round's replay whose draw emptied a hand that was not
+    the last one (the round went on: the line, not the result, says it)."""
+    from games.replay import replay_steps
+
+    steps = replay_steps(rnd)
+    return next(
+        k
+        for k in range(1, len(steps) - 1)
+        if any(a and not b for a, b in zip(steps[k - 1]["hands"], steps[k]["hands"], strict=True))
+    )
+
+
+@pytest.mark.parametrize("locale", list(matrix.LOCALES))
+def test_a_draw_that_empties_a_hand_is_said_whole_in_the_phones_corner(servers, new_page, locale):
+    """On a phone's narrow corner, a draw that empties a hand needs two sentences (the draw,
+    the hand emptied); where three lines cannot hold both (Korean did not), the line says
+    the hand emptied alone, whole, never cut. Stepped to in a replay, so the round is known."""
+    rnd = in_a_thread(lambda: finished_round("babanuki", 3, rounds=1)[1])
+    k = in_a_thread(emptying_step, rnd)
+    site = f"http://127.0.0.1:{servers('site', static=True).port}"
+    page = new_page(locale=locale, viewport=SIZES["phone"])
+    page.goto(f"{site}/replay/{rnd.replay_id}/")
+    page.locator(f"#move-list li[data-step='{k - 1}'] button").click()
+    page.locator("#replay-forward").click()
+    expect(page.locator("#replay-position")).to_have_text(re.compile(rf"^{k} / "))
+    page.wait_for_function(SETTLED)
+    page.evaluate("window.scrollTo(0, 0)")
+    if page.evaluate(LINE_ON_STAGE)[2] == "crowded":
+        assert page.evaluate(GAVE_WAY)
+    else:
+        page.wait_for_function(EMPTIED_AND_WHOLE, arg=k)
+        box = rect(page, "#table-line")
+        assert not [t for t in tag_boxes(page) if overlaps(box, t)]
+    shot(page, f"feedback-table-line-emptied-{locale}-phone")
 
 
 # -- 4. the connection, visible -------------------------------------------------------------

@@ -32,5 +32,19 @@ export function describe(event, { brief = false } = {}) {
   } else {
     text = fill(L.drew, { drawer: seatName(event.drawer), giver: seatName(event.giver) });
   }
-  return sentences(text, ...(event.finished || []).map((seat) => fill(L.finished, { seat: seatName(seat) })));
+  return sentences(text, ...finishedSentences(event));
+}
+
+/** The draw on the felt's line, in the forms it may take, longest first: the draw in brief,
+ * then, where it emptied a hand, that alone (the flight showed the draw). The line shows the
+ * longest its corner holds whole (placement.js ``fitLine``). */
+export function briefForms(event) {
+  const forms = [describe(event, { brief: true })];
+  const finished = finishedSentences(event);
+  if (finished.length) forms.push(sentences(...finished));
+  return forms;
+}
+
+function finishedSentences(event) {
+  return (event.finished || []).map((seat) => fill(L.finished, { seat: seatName(seat) }));
 }

@@ -6,7 +6,7 @@ import { ending, isYou, placeName, playingSeats, plural, roundVerdict, seatResul
 import { counted, fill, seatWhat, sentences } from "../words.js";
 import { action, send } from "./actions.js";
 import { $, colours, L, letters } from "./page.js";
-import { place } from "./placement.js";
+import { fitLine, place } from "./placement.js";
 import { computerStandsIn, presenceNotes, strikeMarks } from "./tags.js";
 import { curtainNeeded, drawing, isMyTurn, oddCard, view } from "./view.js";
 import { nameCard, seatName, strikes } from "./words.js";
@@ -260,16 +260,18 @@ export function renderCurtain() {
   $("curtain-button").textContent = fill(L.curtainButton, { seat: who });
 }
 
-/** The last move in the panel and, ``brief`` if given, on the table itself, visible at every
- * size (on a phone the panel is below the table); aria-hidden there, as the announcer has
- * already said it. */
+/** The last move in the panel and, ``brief`` if given (a text, or its forms longest first),
+ * on the table itself, visible at every size (on a phone the panel is below the table);
+ * aria-hidden there, as the announcer has already said it. */
 export function setLastMove(text, brief = text) {
   const el = $("last-move");
   if (el) el.textContent = text || "–"; // as the page first shows it: nothing yet
   const line = $("table-line");
   if (line) {
-    line.textContent = brief;
-    line.hidden = !brief;
+    view.lineForms = [brief].flat().filter(Boolean);
+    line.hidden = !view.lineForms.length;
+    fitLine();
+    place(); // on a phone a tag may now need its corner, or no longer
   }
 }
 

@@ -252,6 +252,7 @@ function placeTags(project, W, H) {
   // tag needs its corner (else the panel below says it); on a laptop the tags keep clear of it.
   const line = $("table-line");
   line.classList.remove("crowded");
+  fitLine();
   const boxes = [];
   for (const tag of layer.children) {
     let point;
@@ -346,6 +347,23 @@ function placeTags(project, W, H) {
     const l = { x: r.left - stage.left, y: r.top - stage.top, w: r.width, h: r.height };
     const hits = (b) => b.x < l.x + l.w && b.x + b.w > l.x && b.y < l.y + l.h && b.y + b.h > l.y;
     line.classList.toggle("crowded", boxes.some(hits));
+  }
+}
+
+/** The last move's line on the felt says the longest of its forms that its corner holds whole
+ * (three lines at most: a phone's corner is narrow), else the shortest. Measured while it
+ * shows, once for each move and each width of the felt (``place`` runs every frame of a glide);
+ * hidden, it holds the longest until it shows. */
+export function fitLine() {
+  const line = $("table-line");
+  const forms = view.lineForms;
+  const width = line.offsetParent ? line.parentElement.clientWidth : 0;
+  if (view.lineFit.forms === forms && view.lineFit.width === width) return;
+  view.lineFit = { forms, width };
+  if (!forms.length) line.textContent = "";
+  for (const [i, form] of forms.entries()) {
+    line.textContent = form;
+    if (!width || i === forms.length - 1 || line.scrollHeight <= line.clientHeight + 1) return;
   }
 }
 

@@ -26,6 +26,8 @@ export const view = {
   viewFit: { s: 1, tx: 0, ty: 0 },
   fanBoxes: {}, // where each hand at its seat lies on the felt, for the name tags
   asideBox: null, // where the card set aside lies
+  lineForms: [], // the last move's line on the felt, its forms longest first (placement.js fitLine)
+  lineFit: { forms: null, width: 0 }, // the forms and the felt's width it was last fitted to
   pendingFrom: null, // where your chosen card was, for its flight to your hand
   // Seats this browser left to the computer: from the page (a reload) and from the states
   // (the server names them, state.you_left).
