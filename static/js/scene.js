@@ -290,13 +290,16 @@ export function fit(g, project, W, H, margin = 6) {
   return { s, tx: -s * (box.x0 + box.x1) / 2, ty: -s * (box.y0 + box.y1) / 2 };
 }
 
+/** The room ``separate`` leaves between a box and what it was moved off. */
+export const TAG_GAP = 3;
+
 /** Moves 2D boxes ({x, y, w, h}: x, y the top left; ``own``: the box it belongs beside)
  * off each other and off the obstacles, inside a W x H stage, each as little as it can: every box in turn takes the
  * cheapest of the places that clear what it overlaps (overlap costs far more than
  * distance), until none can do better; one still overlapping then takes the nearest clear
  * spot of a fine grid round its own fan, if there is one (or, with ``onOwn``, one on the
  * fan's own edge). */
-export function separate(boxes, obstacles, W, H, margin = 4, gap = 3) {
+export function separate(boxes, obstacles, W, H, margin = 4, gap = TAG_GAP) {
   const area = (a, b) => {
     const x = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x) + gap;
     const y = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y) + gap;

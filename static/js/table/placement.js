@@ -4,7 +4,7 @@
 
 import {
   clamp, clearPick, defaultCamera, fit, layoutTable, projector, separate, settlePick, shrinkPick,
-  standingCorners,
+  standingCorners, TAG_GAP,
 } from "../scene.js";
 import { $, reducedMotion } from "./page.js";
 import { nearSeat, view } from "./view.js";
@@ -210,11 +210,10 @@ function nearSpot() {
  * the gap separate() keeps. */
 function besideOwn(b) {
   const o = b.own;
-  const gap = 3;
-  if (b.y + b.h <= o.y) b.y = o.y - b.h - gap;
-  else if (b.y >= o.y + o.h) b.y = o.y + o.h + gap;
-  if (b.x + b.w <= o.x) b.x = o.x - b.w - gap;
-  else if (b.x >= o.x + o.w) b.x = o.x + o.w + gap;
+  if (b.y + b.h <= o.y) b.y = o.y - b.h - TAG_GAP;
+  else if (b.y >= o.y + o.h) b.y = o.y + o.h + TAG_GAP;
+  if (b.x + b.w <= o.x) b.x = o.x - b.w - TAG_GAP;
+  else if (b.x >= o.x + o.w) b.x = o.x + o.w + TAG_GAP;
 }
 
 function toStage(project, point, W, H) {
