@@ -386,8 +386,21 @@ FOCUS_ON_TABLE = (
 )
 
 
-#: What the page looks like when the focus did not come to the giver's cards (CI met it once
-#: under a loaded machine; it did not come again in 16 runs alone or beside two busy cores).
+#: The page's last focus moves, each with the status line's words at the time (``trail``).
+TRAIL_FOCUS = """() => {
+  window.focusTrail = [];
+  const name = (el) => el === document.body ? 'body' : el.tagName.toLowerCase()
+    + (el.id ? '#' + el.id : '') + (el.dataset.position ? '@' + el.dataset.position : '');
+  for (const kind of ['focusin', 'focusout']) {
+    document.addEventListener(kind, (e) => {
+      window.focusTrail = [...window.focusTrail.slice(-11), [Math.round(performance.now()), kind,
+        name(e.target), document.getElementById('status-line').textContent.slice(0, 40)]];
+    });
+  }
+}"""
+
+#: What the page looks like when the focus did not come to the giver's cards (CI met it twice
+#: in full runs; it did not come again in 32 runs alone or beside two busy cores).
 WHY_NO_FOCUS = """() => {
   const a = document.activeElement;
   const buttons = document.getElementById('giver-buttons');
@@ -397,6 +410,7 @@ WHY_NO_FOCUS = """() => {
     buttonsShown: Boolean(buttons.offsetParent),
     tabbable: Boolean(buttons.querySelector("button[tabindex='0']")),
     moment: !document.getElementById('odd-moment').hidden,
+    trail: window.focusTrail,
   };
 }"""
 
@@ -414,6 +428,7 @@ def test_focus_stays_on_the_table_after_a_draw_and_goes_to_the_givers_cards_when
     page = new_page(viewport=SIZES[size])
     new_game(page, site, players="3", variant="schwarzer_peter")
     first_turn_with_keyboard(page)
+    page.evaluate(TRAIL_FOCUS)
     checked = 0
     by_keys = True
     # Four draws, by keys and by the mouse in turn; a match that ends at the player's
