@@ -378,13 +378,16 @@ WAIT_FOR_TURN_OR_RESULT = (
 )
 
 
-def choose_by_mouse(page, card):
+def choose_by_mouse(page, card, misses: list[str] | None = None):
     """Click ``card`` to choose it: the chosen card's handle, or None where the table did
-    not take the click (it moved on, or its last draw was still playing out)."""
+    not take the click (it moved on, or its last draw was still playing out); then what
+    Playwright said is added to ``misses``, if given."""
     try:
         card.click(timeout=2000)
         return page.locator("#giver-hand .card.selected").element_handle(timeout=2000)
-    except Exception:
+    except Exception as exc:
+        if misses is not None:
+            misses.append(str(exc)[-600:])
         return None
 
 
@@ -397,6 +400,15 @@ WHAT_THE_TABLE_SHOWS = """() => ({
   giverCards: document.querySelectorAll('#giver-hand .card').length,
   chosen: document.querySelectorAll('#giver-hand .card.selected').length,
   dialog: Boolean(document.querySelector("dialog[open], [aria-modal='true']:not([hidden])")),
+  // What a click on the middle card of the giver's (where play_with_mouse clicks) meets.
+  atMiddle: (() => {
+    const cards = document.querySelectorAll('#giver-hand .card');
+    const card = cards[Math.floor(cards.length / 2)];
+    if (!card) return null;
+    const r = card.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return card.contains(hit) ? 'the card' : hit && hit.outerHTML.slice(0, 100);
+  })(),
 })"""
 
 
@@ -405,6 +417,7 @@ def play_with_mouse(page, *, until=match_over):
     with ``until=round_over`` the round."""
     wait = WAIT_FOR_TURN if until is match_over else WAIT_FOR_TURN_OR_RESULT
     tries = {"drawn": 0, "not chosen": 0, "not drawn": 0}
+    misses: list[str] = []
     for _ in until_deadline():
         if until(page):
             return
@@ -412,19 +425,23 @@ def play_with_mouse(page, *, until=match_over):
         cards = page.locator("#giver-hand .card")
         if cards.count() and not until(page):
             card = cards.nth(cards.count() // 2)
-            chosen = choose_by_mouse(page, card)  # it glows
+            chosen = choose_by_mouse(page, card, misses)  # it glows
             if chosen is None:
                 tries["not chosen"] += 1
                 continue
             try:
                 card.click(timeout=2000)  # again: draw it
-            except Exception:  # the table moved on between the two clicks; look again
+            except Exception as exc:  # the table moved on between the two clicks; look again
+                misses.append(str(exc)[-600:])
                 tries["not drawn"] += 1
                 continue
             answered(page, chosen)
             tries["drawn"] += 1
     shows = page.evaluate(WHAT_THE_TABLE_SHOWS)
-    raise AssertionError(f"{until.__name__} never came: {tries}, the table shows {shows}")
+    raise AssertionError(
+        f"{until.__name__} never came: {tries}, the table shows {shows};"
+        f" the last click not taken: {misses[-1:]}"
+    )
 
 
 def play_together(*pages, until=match_over) -> None:
