@@ -22,9 +22,10 @@ from games.models import COLOURS, Match, Room, Round, Seat, Watcher
 
 @dataclass(frozen=True)
 class Loaded:
-    """What a change reads of its room besides the room's row (``load``): the new state is
-    built from it (``room_state``), and a process keeps it between draws
-    (``games.services.resident``)."""
+    """Everything a room's state is built from besides the room's row (``load``): the new
+    state is built from it alone (``room_state``, which reads nothing), and a process
+    keeps it between draws (``games.services.resident``), so a draw made from a kept room
+    on the event loop never touches the database before its one statement."""
 
     #: The room's seats, by index.
     seats: list[Seat]
@@ -32,17 +33,35 @@ class Loaded:
     match: Match | None
     #: That match's rounds, in order.
     rounds: list[Round]
+    #: The seats whose human left the match before the latest (a rematch followed): a
+    #: covered one among them is told as left, not as a short disconnection.
+    left_before: tuple[int, ...] = ()
+    #: Spectators watching at the load (their sockets' fresh heartbeats).
+    spectators: int = 0
 
 
 def load(room: Room, seats: list[Seat] | None = None) -> Loaded:
     """The room's seats (read now, unless given), its latest match and that match's
-    rounds in order (a draw builds the new state from the rows it has already read,
-    without reading them again)."""
+    rounds in order, the previous match's leavers while a seat is covered, and the
+    spectators (as read with the room's lock, ``games.services.sql.lock_room``, else
+    counted now): all a state is built from, read once (a draw builds the new state from
+    the rows it has already read, without reading them again)."""
     seats = rows.seats(room.pk) if seats is None else seats
     match, rounds = rows.latest_match(room.pk)
     if match is None:  # never for a started match: it is created with its first round
         match = room.matches.order_by("-number").first()
-    return Loaded(seats, match, rounds)
+    left_before: tuple[int, ...] = ()
+    if match is not None and match.number > 1 and any(s.covered for s in seats):
+        left = (
+            Match.objects.filter(room_id=room.pk, number=match.number - 1)
+            .values_list("left", flat=True)
+            .first()
+        )
+        left_before = tuple(left or ())
+    spectators = getattr(room, "spectators_now", None)
+    if spectators is None:
+        spectators = spectator_count(room.pk)
+    return Loaded(seats, match, rounds, left_before, spectators)
 
 
 def _epoch(moment) -> float | None:
@@ -55,17 +74,11 @@ def spectator_count(room_id: int) -> int:
     return Watcher.objects.filter(room_id=room_id, last_seen__gte=fresh).count()
 
 
-def room_state(room: Room, event: dict | None = None, loaded: Loaded | None = None) -> RoomState:
-    """Everything about ``room`` as plain data, for broadcasting and snapshots.
-
-    ``loaded`` is what ``load(room)`` returned, if the caller already has it; ``room``
-    carries the live spectator count as ``spectators_now`` when it was read with it
-    (``games.services.sql.lock_room``)."""
-    loaded = loaded if loaded is not None else load(room)
+def room_state(room: Room, loaded: Loaded, event: dict | None = None) -> RoomState:
+    """Everything about ``room`` as plain data, for broadcasting and snapshots, built from
+    ``room`` and what ``load(room)`` read of it, as the change left them: it reads
+    nothing (a draw on the event loop builds its state here)."""
     seats, match, rounds = loaded.seats, loaded.match, loaded.rounds
-    spectators = getattr(room, "spectators_now", None)
-    if spectators is None:
-        spectators = spectator_count(room.pk)
     state: RoomState = {
         "version": room.version,
         "room": {
@@ -101,7 +114,9 @@ def room_state(room: Room, event: dict | None = None, loaded: Loaded | None = No
                 "left": s.left,
                 "away": s.away_since is not None,
                 "bot": s.bot,
-                "left_before": False,  # set below
+                # Covered, its human having left the previous match (a rematch followed):
+                # told as left, not as a short disconnection.
+                "left_before": s.covered and s.index in loaded.left_before,
                 # Server side only: who holds the seat, and since when it is away.
                 "user_id": s.user_id,
                 "guest": s.guest,
@@ -112,18 +127,8 @@ def room_state(room: Room, event: dict | None = None, loaded: Loaded | None = No
         "match": None,
         "round": None,
         "event": event,
-        "spectators": spectators,
+        "spectators": loaded.spectators,
     }
-    # A covered seat whose human left the previous match (a rematch followed) is told as
-    # left, not as a short disconnection: one more query, only while such a seat exists.
-    if match is not None and match.number > 1 and any(s.covered for s in seats):
-        before = (
-            Match.objects.filter(room_id=room.pk, number=match.number - 1)
-            .values_list("left", flat=True)
-            .first()
-        ) or []
-        for seat in state["seats"]:
-            seat["left_before"] = bool(seat["covered"] and seat["index"] in before)
     if match is None:
         return state
     score = match_score(room, match, rounds)

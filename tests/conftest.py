@@ -126,3 +126,20 @@ def no_connections_left_behind(django_db_setup, django_db_blocker):
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
+
+
+@pytest.fixture(autouse=True)
+def no_query_on_the_event_loop(caplog):
+    """A query made on a server's event loop (Django refuses it there) fails the test,
+    even where the code that met it logged it and went on (a draw on the loop falls back
+    to a worker thread, a broadcast that could not be handed over is logged): the loop's
+    path must never reach the database but through its own statement."""
+    yield
+    from django.core.exceptions import SynchronousOnlyOperation
+
+    met = [
+        record.getMessage()
+        for record in caplog.get_records("call")
+        if record.exc_info and isinstance(record.exc_info[1], SynchronousOnlyOperation)
+    ]
+    assert not met, f"a query on the event loop, logged as: {met}"

@@ -12,11 +12,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
+from django.test import override_settings
 
 from games import selectors, services
 from games.engine import get_variant
 from games.engine.variants import POINTS
 from games.models import Room
+from tests.play import play_match_out
 
 if TYPE_CHECKING:  # the socket helpers' players; the factories need none of it
     from tests.games.conftest import Player
@@ -88,6 +90,31 @@ def play_out_versus_computer(room: Room, who) -> None:
         else:
             services.computer_turn(room_id=room.pk, version=room.version)
         room.refresh_from_db()
+
+
+def rematch_with_a_covered_seat(people: list, *, seats: int, how: str) -> Room:
+    """A friends room of ``people`` (the first the host; computers in the other seats,
+    one round a match) in its second match, the last person's seat covered by the
+    computer: ``how`` "left" (they left match 1, so the seat is told as left before) or
+    "away" (their page closed in match 2 and stayed away past the grace)."""
+    host, *others = (actor_of(who) for who in people)
+    joined = {f"p{i}": actor for i, actor in enumerate(others, start=1)}
+    room = friends_room(host, joined, seats=seats, rounds=1, start=True, fill=True)
+    last = len(people) - 1
+    if how == "left":
+        services.leave_match(room_id=room.pk, actor=others[-1])
+    playing = people[:last] if how == "left" else people
+    play_match_out(room.pk, {i: actor_of(who) for i, who in enumerate(playing)})
+    services.rematch(room_id=room.pk, actor=host)
+    if how == "away":
+        channel = f"away.{room.pk}"
+        services.connect(room_id=room.pk, actor=others[-1], channel_name=channel)
+        services.disconnect(room_id=room.pk, channel_name=channel)
+        with override_settings(SEAT_GRACE_SECONDS=0):
+            version = Room.objects.get(pk=room.pk).version
+            assert services.cover_seat(room_id=room.pk, seat_index=last, version=version)
+    room.refresh_from_db()
+    return room
 
 
 def signed_in_friends_room(seats: int, humans: int, **rules) -> tuple[Room, list[str]]:

@@ -75,6 +75,8 @@ def start_sweeper() -> None:
 
 async def _drive(room_id: int, wake: asyncio.Event) -> None:
     failures = 0
+    #: After a defect met on the event loop's path: the next move on a worker thread's.
+    locked_only = False
     try:
         while True:
             wake.clear()
@@ -99,7 +101,7 @@ async def _drive(room_id: int, wake: asyncio.Event) -> None:
                     except TimeoutError:
                         pass
                 made, new = False, None
-                if due.kind == "computer_turn":  # from the room kept, on the loop itself
+                if due.kind == "computer_turn" and not locked_only:  # from the room kept
                     made, new = await services.computer_turn_on_loop(
                         room_id=room_id, version=due.version
                     )
@@ -111,11 +113,19 @@ async def _drive(room_id: int, wake: asyncio.Event) -> None:
                     _latest.pop(room_id, None)
                 else:
                     _remember(room_id, new)
-                failures = 0
+                failures, locked_only = 0, False
             except DatabaseError:
                 failures += 1
                 log.warning("room %s: database unavailable, retrying", room_id)
                 _latest.pop(room_id, None)
+                await asyncio.sleep(min(5.0, 0.5 * failures))
+            except Exception:
+                # A defect: the operator gets the traceback, and the room does not stand
+                # still. Planned again from the database, made on a worker thread.
+                failures += 1
+                log.exception("room %s: the server's move failed, trying again", room_id)
+                _latest.pop(room_id, None)
+                locked_only = True
                 await asyncio.sleep(min(5.0, 0.5 * failures))
     finally:
         if _drivers.get(room_id, (None,))[0] is asyncio.current_task():
@@ -205,6 +215,8 @@ async def stop_all() -> None:
     _latest.clear()
     _sweeper = None
     await heartbeat.stop()
-    # A cancelled task may have left a query running in its worker thread: wait for it,
-    # so that nothing is still writing when this returns.
+    # A cancelled task may have left a query running in its worker thread, or a draw's
+    # statement on its way from the loop (sent whether or not its caller waits): wait for
+    # them, so that nothing is still writing when this returns.
+    await services.all_sent()
     await idle()

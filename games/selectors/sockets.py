@@ -11,7 +11,7 @@ from django.db import connection, transaction
 from games.engine.shapes import RoomState
 from games.models import Room
 from games.selectors.rooms import may_view, room_by_code
-from games.state import room_state
+from games.state import load, room_state
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ def snapshot(room_id: int) -> RoomState | None:
     draw commits between the statements that read it."""
     with _one_moment():
         room = Room.objects.filter(pk=room_id).first()
-        return room_state(room) if room else None
+        return room_state(room, load(room)) if room else None
 
 
 @contextmanager

@@ -14,7 +14,7 @@ public surface.
 
 from games.identity import Actor
 from games.services.accounts import claim_guest_games
-from games.services.change import bot_token, with_token
+from games.services.change import all_sent, bot_token, with_token
 from games.services.limits import room_creation
 from games.services.play import (
     computer_turn,
@@ -52,6 +52,7 @@ from games.services.rooms import (
 __all__ = [
     "Actor",
     "abandon_room",
+    "all_sent",
     "bot_token",
     "claim_guest_games",
     "computer_turn",

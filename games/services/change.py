@@ -27,7 +27,7 @@ from games.errors import ActionError
 from games.models import Room
 from games.refusals import PLY_FIELDS
 from games.services import publish, resident, sql
-from games.state import Loaded, room_state
+from games.state import Loaded, load, room_state
 
 #: The bot's token a socket's frame acts with (the bot's id and the token's hash), while
 #: its service runs (``with_token``).
@@ -112,7 +112,8 @@ class Change:
         room = self.room
         before = room.version
         room.version, room.updated_at = before + 1, timezone.now()
-        self.state = state = room_state(room, event, self.loaded)
+        loaded = self.loaded if self.loaded is not None else load(room)
+        self.state = state = room_state(room, loaded, event)
         due = schedule.next_due(state)
         room.due_at = datetime.fromtimestamp(due.at, UTC) if due else None
         fields = ["version", "status", "updated_at", "due_at", "unattended_since"]
@@ -138,6 +139,8 @@ class Change:
             self.written(await sql.execute_on_loop(self.swap, self.writes))
 
         sent = asyncio.ensure_future(send())
+        _sending.add(sent)
+        sent.add_done_callback(_sending.discard)
         # Its refusal or failure, if the caller was cancelled meanwhile: nobody is left to
         # answer, and the sockets catch up from the database as after any lost change.
         sent.add_done_callback(lambda task: task.cancelled() or task.exception())
@@ -165,6 +168,18 @@ class Change:
         """``do()`` once this change is committed: at once for a guarded change (its one
         statement was the whole transaction), else when the transaction commits."""
         publish.after_commit(do, committed=self.guarded)
+
+
+#: The statements of changes made on the event loop, on their way (``sent_on_loop``).
+_sending: set[asyncio.Future] = set()
+
+
+async def all_sent() -> None:
+    """Until every change made on this process's event loops and sent is written (or
+    refused) and handed over: a change's caller cancelled meanwhile (the driver stopping,
+    a socket gone) does not wait for it, so shutting down does (``driver.stop_all``)."""
+    while _sending:
+        await asyncio.gather(*list(_sending), return_exceptions=True)
 
 
 @contextmanager

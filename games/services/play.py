@@ -3,6 +3,7 @@ match. Computer seats are not a special path: they call the same draw."""
 
 from __future__ import annotations
 
+import logging
 import random
 from typing import Any
 
@@ -22,6 +23,7 @@ from games.services.change import Change, changing, checked_ply
 from games.services.matches import end_match, end_match_if_decided, seated_at_latest_match
 from games.state import load
 
+log = logging.getLogger(__name__)
 _system_random = random.SystemRandom()
 
 
@@ -113,13 +115,21 @@ async def _drawing_on_loop(room_id: int, version: int | None, draws) -> tuple[bo
     socket, with no worker thread to hop to and back. ``(True, what draws returned)``
     once made; ``(False, None)`` when ``_drawing`` must make it on a worker thread: no
     room kept, another draw in the room under way in this process, or what the kept room
-    cannot answer for (a refusal, the round's last draw, another process's change)."""
+    cannot answer for (a refusal, the round's last draw, another process's change), and
+    a defect met before the statement is sent (logged: the worker thread's path, which
+    may query, makes the draw, so that the room never stands still)."""
     if not sql.on_loop():
         return False, None
     try:
         with resident.kept(room_id, version, wait=False) as kept:
             change = _kept_change(kept, on_loop=True)
-            made = draws(change)
+            try:
+                made = draws(change)
+            except (ActionError, resident.Missed):
+                raise
+            except Exception as exc:
+                log.exception("room %s: a draw on the event loop failed", room_id)
+                raise resident.Missed from exc
             if change.state is not None:  # committed: its statement goes out
                 await change.sent_on_loop()
             return True, made

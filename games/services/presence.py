@@ -19,7 +19,7 @@ from games.models import Presence, Room, Seat, Watcher
 from games.services import publish, sql
 from games.services.attendance import note_attendance
 from games.services.change import changing
-from games.state import room_state
+from games.state import load, room_state
 
 
 def connect(*, room_id: int, actor: Actor, channel_name: str) -> RoomState | None:
@@ -49,7 +49,7 @@ def connect(*, room_id: int, actor: Actor, channel_name: str) -> RoomState | Non
         note_attendance(room)
         if back or room.unattended_since != unattended:
             return change.commit({"kind": "seat_back", "seats": back})
-        return room_state(room)
+        return room_state(room, load(room))
 
 
 def _watch(room_id: int, channel_name: str) -> RoomState | None:

@@ -12,12 +12,13 @@ from django.db import connection
 from games import selectors, services
 from games.models import Bot, Draw, Room
 from games.realtime import consumers
-from games.services import bots, resident, sql
+from games.services import bots, play, resident, sql
 from games.tokens import token_hash
-from tests.games.conftest import Player, play_to_match_end
+from tests.games.conftest import Player, make_user, play_to_match_end
 from tests.games.test_bot_seats import bot_at_table
 from tests.games.test_kept_rooms import _ply, _two_seat_room
-from tests.rooms import at_table, friends_room
+from tests.play import MOVES_AT_MOST
+from tests.rooms import at_table, friends_room, rematch_with_a_covered_seat
 from tests.support import ply
 
 pytestmark = [
@@ -240,3 +241,80 @@ async def test_a_bots_draw_on_the_loop_after_its_tokens_revoke_writes_nothing():
 
     assert not made  # refused in its own statement: the locked path answers it, as before
     assert await drawn.acount() == before
+
+
+def _rematch_kept(seats: int, how: str):
+    """A rematch whose last person's seat the computer covers (``how``: "left" in match 1
+    or "away" in match 2), its first draw made (so the process keeps the room); and the
+    people by seat."""
+    names = [f"{how}{seats}-{i}" for i in range(2 if seats == 2 else 3)]
+    users = [make_user(name) for name in names]
+    room = rematch_with_a_covered_seat(users, seats=seats, how=how)
+    people = {i: services.Actor(user_id=u.pk) for i, u in enumerate(users[:-1])}
+    _draw_through_the_services(room.pk, people)  # the rematch's first draw keeps the room
+    return room, people
+
+
+def _draw_through_the_services(room_id: int, people: dict) -> None:
+    state = selectors.snapshot(room_id)
+    drawer = state["round"]["state"]["drawer"]
+    if drawer in people:
+        services.draw(room_id=room_id, actor=people[drawer], position=0, at=_ply(room_id))
+    else:
+        services.computer_turn(room_id=room_id, version=state["version"])
+
+
+@pytest.mark.parametrize(("seats", "how"), [(2, "away"), (3, "away"), (3, "left")])
+async def test_in_a_rematch_with_a_covered_seat_people_and_the_computer_draw_on_the_loop(
+    monkeypatch, seats, how
+):
+    room, people = await database_sync_to_async(_rematch_kept)(seats, how)
+    sent_from = _sent_from(monkeypatch)
+    made: list[str] = []
+    for _ in range(MOVES_AT_MOST):
+        state = await database_sync_to_async(selectors.snapshot)(room.pk)
+        if state["round"]["over"]:
+            break
+        drawer = state["round"]["state"]["drawer"]
+        if drawer in people:
+            at = await database_sync_to_async(_ply)(room.pk)
+            on_loop = await services.draw_on_loop(
+                room_id=room.pk, actor=people[drawer], position=0, at=at
+            )
+        else:
+            on_loop, _ = await services.computer_turn_on_loop(
+                room_id=room.pk, version=state["version"]
+            )
+        if not on_loop:  # the round's last draw ends it on the locked path, and only it
+            monkeypatch.undo()
+            await database_sync_to_async(_draw_through_the_services)(room.pk, people)
+            assert (await database_sync_to_async(selectors.snapshot)(room.pk))["round"]["over"]
+            break
+        made.append("person" if drawer in people else "computer")
+    assert sent_from == [threading.get_ident()] * len(made)
+    assert made.count("person") >= 2 and made.count("computer") >= 2
+
+
+async def test_a_defect_in_a_draw_on_the_loop_leaves_the_draw_to_a_worker_thread(
+    monkeypatch, caplog
+):
+    room, actor, at = await database_sync_to_async(_kept_room)()
+    choose = play.choose_position
+    failed = []
+
+    def defective(state, rng):
+        if not failed:
+            failed.append(True)
+            raise RuntimeError("injected")
+        return choose(state, rng)
+
+    assert await services.draw_on_loop(room_id=room.pk, actor=actor, position=0, at=at)
+    version = resident._kept[room.pk].room.version  # the computer's turn
+    monkeypatch.setattr(play, "choose_position", defective)
+
+    assert await services.computer_turn_on_loop(room_id=room.pk, version=version) == (False, None)
+    assert "a draw on the event loop failed" in caplog.text
+    # Nothing was written, the kept room is forgotten: the worker thread's path makes it.
+    assert await Draw.objects.filter(round__match__room=room).acount() == at["draw"] + 1
+    state = await database_sync_to_async(services.computer_turn)(room_id=room.pk, version=version)
+    assert state is not None and state["round"]["state"]["draws"] == at["draw"] + 2

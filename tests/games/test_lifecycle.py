@@ -17,7 +17,6 @@ from games.engine.seats import played_by_computer
 from games.engine.view import view_for
 from games.models import Draw, Match, Presence, Room, Seat, Watcher
 from games.realtime import driver
-from games.state import room_state
 from tests.games.conftest import Player, match_over
 from tests.rooms import computer_table, friends_in_play, open_room
 from tests.support import ply
@@ -124,10 +123,10 @@ def make_deserted_rooms(count: int, host) -> None:
 def owe_a_computer_turn(room_id: int, actor) -> None:
     """With no driver running, leave the room at a computer's turn: the computers may
     already have drawn back round to the human (a busy machine decides how far they got)."""
-    state = room_state(Room.objects.get(pk=room_id))
+    state = selectors.snapshot(room_id)
     if not played_by_computer(state["seats"][state["round"]["state"]["drawer"]]):
         services.draw(room_id=room_id, actor=actor, position=0, at=ply(view_for(state), "draw"))
-    assert schedule.next_due(room_state(Room.objects.get(pk=room_id))).kind == "computer_turn"
+    assert schedule.next_due(selectors.snapshot(room_id)).kind == "computer_turn"
 
 
 async def test_past_500_deserted_rooms_a_new_room_owing_a_move_is_still_resumed():

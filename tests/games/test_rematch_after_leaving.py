@@ -5,30 +5,11 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games import selectors, services
-from games.engine.seats import played_by_computer
 from games.models import Match, Seat
+from tests.play import play_match_out
 from tests.rooms import friends_room
 
 pytestmark = pytest.mark.django_db
-
-
-def play_out(room_id: int, humans: dict) -> dict:
-    """Play the latest match to its end: each human seat draws the first card, the
-    computer plays its seats; returns the final state."""
-    for _ in range(2000):
-        state = selectors.snapshot(room_id)
-        if state["match"]["over"]:
-            return state
-        rnd = state["round"]
-        if rnd["over"]:
-            services.next_round(room_id=room_id, actor=next(iter(humans.values())))
-            continue
-        drawer = rnd["state"]["drawer"]
-        if played_by_computer(state["seats"][drawer]):
-            services.computer_turn(room_id=room_id, version=state["version"])
-        else:
-            services.draw(room_id=room_id, actor=humans[drawer], position=0)
-    raise AssertionError("the match did not end")
 
 
 @pytest.fixture
@@ -37,7 +18,7 @@ def left_and_rematched():
     host, friend = (services.Actor(user_id=u.pk) for u in users)
     room = friends_room(host, {"b": friend}, name="a", seats=3, rounds=1, start=True, fill=True)
     services.leave_match(room_id=room.pk, actor=friend)
-    play_out(room.pk, {0: host})
+    play_match_out(room.pk, {0: host})
     services.rematch(room_id=room.pk, actor=host)
     return room, host, friend, users[1]
 
@@ -53,14 +34,14 @@ def test_a_rematch_gives_the_leaver_their_seat_back_covered_by_the_computer(
     # The leaver comes back to the table: the seat is theirs to play again.
     state = services.connect(room_id=room.pk, actor=friend, channel_name="back.1")
     assert state["seats"][1]["covered"] is False and state["seats"][1]["left"] is False
-    final = play_out(room.pk, {0: host, 1: friend})
+    final = play_match_out(room.pk, {0: host, 1: friend})
     assert final["match"]["number"] == 2 and final["match"]["over"]
 
 
 def test_the_left_match_is_not_counted_in_the_leavers_record(left_and_rematched):
     room, host, friend, user = left_and_rematched
     services.connect(room_id=room.pk, actor=friend, channel_name="back.1")
-    play_out(room.pk, {0: host, 1: friend})
+    play_match_out(room.pk, {0: host, 1: friend})
     stats = selectors.player_stats(user.pk)
     outcomes = {m["match"].number: m["outcome"] for m in stats["matches"]}
     assert outcomes[1] == "left" and outcomes[2] in ("won", "lost")
@@ -73,7 +54,7 @@ def test_a_leaver_who_never_returns_is_played_by_the_computer_in_the_rematch(
     left_and_rematched,
 ):
     room, host, _, _ = left_and_rematched
-    final = play_out(room.pk, {0: host})  # seat 1 never draws by hand
+    final = play_match_out(room.pk, {0: host})  # seat 1 never draws by hand
     assert final["match"]["over"] and final["seats"][1]["covered"]
 
 

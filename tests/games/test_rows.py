@@ -12,7 +12,7 @@ from games import rows, services
 from games.engine.view import view_for
 from games.models import Draw, Match, Presence, Room, Round, Seat, Watcher
 from games.services import sql
-from games.state import room_state
+from games.state import load, room_state
 from tests.rooms import friends_room
 from tests.support import ply
 
@@ -29,7 +29,8 @@ def played_room(tag: str = "") -> Room:
     room = friends_room(host, {"friend": friend}, seats=3, rounds=3, start=True, fill=True)
     actors = {0: host, 1: friend}
     for _ in range(400):
-        state = room_state(Room.objects.get(pk=room.pk))
+        room = Room.objects.get(pk=room.pk)
+        state = room_state(room, load(room))
         view = view_for(state)
         if view["round"]["number"] == 2 and view["round"]["draws"] >= 3:
             break

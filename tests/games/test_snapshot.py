@@ -6,8 +6,9 @@ import threading
 import pytest
 from django.db import connection
 
-from games import selectors, services, state
+from games import selectors, services
 from games.models import Room
+from games.selectors import sockets
 from tests.rooms import friends_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -29,7 +30,7 @@ def test_a_draw_committed_between_the_snapshots_reads_is_not_in_it(monkeypatch):
     room, actors = playing_room()
     before = selectors.snapshot(room.pk)
     drawer = actors[before["round"]["state"]["drawer"]]
-    load = state.load
+    load = sockets.load
 
     def load_after_a_draw(*args, **kwargs):
         # Between the room's row and its rounds, another connection commits a draw.
@@ -43,9 +44,9 @@ def test_a_draw_committed_between_the_snapshots_reads_is_not_in_it(monkeypatch):
         writer.join()
         return load(*args, **kwargs)
 
-    monkeypatch.setattr(state, "load", load_after_a_draw)
+    monkeypatch.setattr(sockets, "load", load_after_a_draw)
     during = selectors.snapshot(room.pk)
-    monkeypatch.setattr(state, "load", load)
+    monkeypatch.setattr(sockets, "load", load)
     assert during["version"] == before["version"]
     assert during["round"] == before["round"]
     after = selectors.snapshot(room.pk)

@@ -49,6 +49,8 @@ class Client:
         #: held (as the page takes them: a state at an older or the same version is ignored).
         self.draws_in_order: list[tuple[int, int, int]] = []
         self.acted_on = -1  # act at most once per version, as a person would
+        #: The error frames the server answered with, in order.
+        self.errors: list[dict] = []
 
     async def connect(self, port: int, code: str) -> "Client":
         self.ws = await connect(
@@ -66,6 +68,8 @@ class Client:
             message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
         except TimeoutError:
             return None
+        if message["type"] == "error":
+            self.errors.append(message)
         if message["type"] == "state":
             newer = self.state is None or message["version"] > self.state["version"]
             if self.state is None or message["version"] >= self.state["version"]:
