@@ -65,12 +65,12 @@ test-fast: $(TEST_STAMP)
 	exit $$status
 
 # The whole suite with the browser checks in every combination of locale, size and colour
-# scheme (tests/matrix.py) instead of the pairs `make test` runs: before resolving an issue
+# scheme (tests/matrix.py) instead of each value once, as `make test` runs them: before resolving an issue
 # that changes templates, CSS or the table's scripts.
 test-matrix:
 	TEST_MATRIX=full SCREENSHOT_DIR=test-artifacts/screenshots $(MAKE) test
 
-# The browser tests (in pairs) with the screenshots of what they saw, for a person to look
+# The browser tests (each value once) with the screenshots of what they saw, for a person to look
 # at; `make test` takes none (tests/browser/conftest.py: SCREENSHOTS).
 screenshots: $(TEST_STAMP)
 	SCREENSHOT_DIR=test-artifacts/screenshots $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal -m browser $(PYTEST_ARGS)

@@ -32,6 +32,12 @@ def pytest_configure(config):
             )
 
 
+def pytest_report_header(config):
+    from tests import matrix
+
+    return f"browser checks by locale, size and scheme: {matrix.described()}"
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if "chromium" in item.fixturenames:

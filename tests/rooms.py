@@ -117,12 +117,15 @@ def rematch_with_a_covered_seat(people: list, *, seats: int, how: str) -> Room:
     return room
 
 
-def signed_in_friends_room(seats: int, humans: int, **rules) -> tuple[Room, list[str]]:
+def signed_in_friends_room(
+    seats: int, humans: int, *, tag: str = "", **rules
+) -> tuple[Room, list[str]]:
     """A started friends room of babanuki: ``humans`` signed-in players (player0, the
-    host, player1, ...) and computers in the rest; and each player's session key."""
+    host, player1, ...; their accounts' names end in ``tag``) and computers in the rest;
+    and each player's session key."""
     from tests.games.conftest import make_session, make_user
 
-    users = [make_user(f"player{i}") for i in range(humans)]
+    users = [make_user(f"player{i}{tag}") for i in range(humans)]
     joined = {f"player{i}": user for i, user in enumerate(users[1:], start=1)}
     room = friends_room(users[0], joined, seats=seats, start=True, fill=True, **rules)
     return room, [make_session(user=user) for user in users]

@@ -49,8 +49,7 @@ def at_table(new_page, site, session_key, code, locale, size):
 def test_the_giver_sees_the_pointed_card_lifted_and_a_reaction_bubble_at_the_senders_tag(
     site, new_page, locale, size
 ):
-    room, keys = in_a_thread(signed_in_friends_room, 2, 2, rounds=1)
-    state = in_a_thread(selectors.snapshot, room.pk)["round"]["state"]
+    room, keys, state = in_a_thread(_friends_room_where_the_giver_holds_two_cards)
     drawer_seat, giver_seat = state["drawer"], state["giver"]
     drawer = at_table(new_page, site, keys[drawer_seat], room.code, locale, size)
     giver = at_table(new_page, site, keys[giver_seat], room.code, locale, size)
@@ -106,6 +105,18 @@ def test_the_giver_sees_the_pointed_card_lifted_and_a_reaction_bubble_at_the_sen
         )
     bubble_shot(drawer, f"together-reaction-bubble-{locale}-{size}")
     assert serious(giver) == []
+
+
+def _friends_room_where_the_giver_holds_two_cards():
+    """Two friends at a started table whose giver holds two cards at least (a dealt hand
+    may be a single card: the hover on the second card would wait for ever), and the
+    round's state."""
+    for attempt in range(40):
+        room, keys = signed_in_friends_room(2, 2, rounds=1, tag=f"-{attempt}")
+        state = selectors.snapshot(room.pk)["round"]["state"]
+        if len(state["hands"][state["giver"]]) >= 2:
+            return room, keys, state
+    raise AssertionError("no deal gave the giver two cards")
 
 
 def state_count(state, seat):

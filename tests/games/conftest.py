@@ -172,10 +172,21 @@ class Player:
         deadline = loop.time() + timeout
         while not (self.state and predicate(self.state)):
             remaining = deadline - loop.time()
-            if remaining <= 0:
-                raise AssertionError(f"timed out; last state: {self.state}")
-            await self.receive(timeout=remaining)
+            try:
+                if remaining <= 0:
+                    raise TimeoutError
+                await self.receive(timeout=remaining)
+            except TimeoutError:
+                raise AssertionError(self.report("timed out")) from None
         return self.state
+
+    def report(self, what: str) -> str:
+        """``what`` happened, with what this socket was sent last (errors whole)."""
+        last = [
+            m if m["type"] != "state" else f"state v{m['version']} {m['room']['status']}"
+            for m in self.messages[-8:]
+        ]
+        return f"{what}; the last messages: {last}; last state: {self.state}"
 
     async def drain(self, timeout: float = 30) -> None:
         """Read everything the server sent this socket before it answered a ping sent
