@@ -17,6 +17,7 @@ from django.test import override_settings
 from games import selectors, services
 from games.engine import get_variant
 from games.engine.variants import POINTS
+from games.errors import ActionError
 from games.models import Room
 from tests.play import play_match_out
 
@@ -129,6 +130,67 @@ def signed_in_friends_room(
     joined = {f"player{i}": user for i, user in enumerate(users[1:], start=1)}
     room = friends_room(users[0], joined, seats=seats, start=True, fill=True, **rules)
     return room, [make_session(user=user) for user in users]
+
+
+#: Cards in the hands at the least, so that the few draws a test makes cannot end the
+#: round: each draw takes at most one pair (two cards), and the round ends at the odd card
+#: alone. A round's last draw takes the locked path, which the kept-room tests are not
+#: about (one deal in twenty for two leaves fewer, and the CI run met one).
+CARDS_FOR_A_FEW_DRAWS = 8
+
+
+def two_seat_room(cards: int = CARDS_FOR_A_FEW_DRAWS):
+    """Babanuki for two, a person against the computer, the person to draw, on a deal
+    with ``cards`` cards in the hands."""
+    from tests.games.conftest import make_user
+
+    for attempt in range(100):
+        user = make_user(f"kept{attempt}")
+        room = computer_room(user, seats=2, rounds=1)
+        actor = services.Actor(user_id=user.pk)
+        try:
+            while (state := selectors.snapshot(room.pk)["round"]["state"])["drawer"] != 0:
+                room.refresh_from_db()
+                services.computer_turn(room_id=room.pk, version=room.version)
+        except ActionError:  # the computer's draws ended this deal's round: another deal
+            continue
+        if sum(len(hand) for hand in state["hands"]) >= cards:
+            return room, actor
+    raise AssertionError(f"no deal of 100 left {cards} cards in the hands")
+
+
+def draw_ply(room_id: int) -> dict:
+    """The fields naming the room's next draw (``tests.support.ply``), read from the
+    database."""
+    state = selectors.snapshot(room_id)
+    return {
+        "match": state["match"]["number"],
+        "round": state["round"]["number"],
+        "draw": state["round"]["state"]["draws"],
+    }
+
+
+def easy_room_where_the_computer_gives_the_joker(me, **options):
+    """An Easy computer room in which ``me`` draws first from the computer, who holds the
+    joker; and the joker's position in its hand."""
+    for _ in range(40):
+        room = computer_room(me, seats=2, rounds=1, computer_level="easy", **options)
+        state = selectors.snapshot(room.pk)
+        rnd = state["round"]["state"]
+        if rnd["drawer"] == 0 and "JK" in rnd["hands"][rnd["giver"]]:
+            return room, rnd["hands"][rnd["giver"]].index("JK")
+        Room.objects.filter(pk=room.pk).delete()
+    raise AssertionError("no deal gave the computer the joker with the human to draw")
+
+
+def signed_in_easy_room_where_the_computer_gives_the_joker():
+    """``easy_room_where_the_computer_gives_the_joker`` of a new account, "reader"; and
+    the reader's session key."""
+    from tests.games.conftest import make_session, make_user
+
+    user = make_user("reader")
+    room, joker = easy_room_where_the_computer_gives_the_joker(user)
+    return room, joker, make_session(user=user)
 
 
 # -- at the table, over its socket ----------------------------------------------------------

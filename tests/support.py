@@ -46,6 +46,20 @@ def free_port() -> int:
     return free_ports(1)[0]
 
 
+def run_python(*args: str, **env: str) -> subprocess.CompletedProcess:
+    """``python *args`` at the checkout's root, with the site's settings (``env`` added,
+    ``BENCH_ECHO`` taken away): what it printed, and how it exited."""
+    environ = {k: v for k, v in os.environ.items() if k != "BENCH_ECHO"}
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=ROOT,
+        env={**environ, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
 def database_url_for_tests() -> str:
     from django.db import connection
 

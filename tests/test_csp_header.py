@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from games import services
-from tests.lobby.test_replay import finished_round
+from tests.lobby.replays import finished_round
 from tests.rooms import friends_room
 
 pytestmark = pytest.mark.django_db

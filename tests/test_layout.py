@@ -5,12 +5,10 @@ fairness research (tools/fairness) and numpy stay out of the production install.
 import ast
 import fnmatch
 import os
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
-from tests.support import ROOT
+from tests.support import ROOT, run_python
 
 PRODUCT = ("config", "figures", "games", "lobby", "telemetry")
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
@@ -23,18 +21,6 @@ RESEARCH = (
     "games.management.commands.fairness",
     "games.management.commands.fairness_tables",
 )
-
-
-def run(*args: str, **env: str) -> subprocess.CompletedProcess:
-    environ = {k: v for k, v in os.environ.items() if k != "BENCH_ECHO"}
-    return subprocess.run(
-        [sys.executable, *args],
-        cwd=ROOT,
-        env={**environ, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def test_a_production_install_leaves_tools_out():
@@ -109,14 +95,16 @@ def test_a_production_install_keeps_the_figures_the_fairness_page_shows():
 
 
 def test_the_fairness_research_runs_as_python_m_tools_fairness():
-    help_ = run("-m", "tools.fairness", "--help")
+    help_ = run_python("-m", "tools.fairness", "--help")
     assert help_.returncode == 0, help_.stderr
     assert "python -m tools.fairness" in help_.stdout
     assert all(option in help_.stdout for option in ("--variant", "--search", "--write"))
-    one = run("-m", "tools.fairness", "--variant", "babanuki", "--players", "3", "--rounds", "500")
+    one = run_python(
+        "-m", "tools.fairness", "--variant", "babanuki", "--players", "3", "--rounds", "500"
+    )
     assert one.returncode == 0, one.stderr
     assert "babanuki, 3 players" in one.stdout
-    bad = run("-m", "tools.fairness", "--variant", "babanuki", "--players", "1")
+    bad = run_python("-m", "tools.fairness", "--variant", "babanuki", "--players", "1")
     assert bad.returncode == 2 and "2 to 8 players" in bad.stderr
     assert "Traceback" not in bad.stderr
 
@@ -137,19 +125,19 @@ IMPORTED_TOOLS = (
 
 
 def test_the_site_imports_tools_only_for_the_echo_table():
-    plain = run("-c", IMPORTED_TOOLS)
+    plain = run_python("-c", IMPORTED_TOOLS)
     assert plain.returncode == 0, plain.stderr
     assert plain.stdout.strip() == "[]"
-    echo = run("-c", IMPORTED_TOOLS, BENCH_ECHO="1")
+    echo = run_python("-c", IMPORTED_TOOLS, BENCH_ECHO="1")
     assert echo.returncode == 0, echo.stderr
     assert "'tools.echo'" in echo.stdout
 
 
 def test_the_load_benchmark_starts_and_refuses_bad_arguments_clearly():
-    help_ = run("-m", "tools.bench_load", "--help")
+    help_ = run_python("-m", "tools.bench_load", "--help")
     assert help_.returncode == 0, help_.stderr
     assert "python -m tools.bench_load" in help_.stdout and "--url" in help_.stdout
-    bad = run("-m", "tools.bench_load", "--url", "ftp://127.0.0.1:1")
+    bad = run_python("-m", "tools.bench_load", "--url", "ftp://127.0.0.1:1")
     assert bad.returncode == 1
     assert "--url must be http(s)://host:port" in bad.stderr
     assert "Traceback" not in bad.stderr
@@ -158,12 +146,12 @@ def test_the_load_benchmark_starts_and_refuses_bad_arguments_clearly():
 def test_the_engine_benchmark_writes_its_section(tmp_path):
     doc = tmp_path / "performance.md"
     doc.write_text("# Performance\n\nkept\n")
-    done = run(
+    done = run_python(
         "-m", "tools.bench_engine", "--rounds", "2000", "--full-rounds", "20", "--write", str(doc)
     )
     assert done.returncode == 0, done.stderr
     text = doc.read_text()
     assert text.startswith("# Performance\n\nkept\n")
     assert "| babanuki, 4 players |" in text and "<!-- bench_engine:end -->" in text
-    bad = run("-m", "tools.bench_engine", "--rounds", "0")
+    bad = run_python("-m", "tools.bench_engine", "--rounds", "0")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr

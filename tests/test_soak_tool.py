@@ -4,7 +4,7 @@ and as the flood slowing the players; and that the tool starts and refuses clear
 import ipaddress
 import math
 
-from tests.test_layout import run
+from tests.support import run_python
 from tools.soak import (
     FLOOD_FACTOR,
     LIMITS,
@@ -133,14 +133,14 @@ def test_samples_come_every_interval_and_at_each_phase_end():
 
 
 def test_the_soak_starts_and_refuses_bad_arguments_clearly():
-    help_ = run("-m", "tools.soak", "--help")
+    help_ = run_python("-m", "tools.soak", "--help")
     assert help_.returncode == 0, help_.stderr
     for option in ("--url", "--minutes", "--rooms", "--no-flood", "--flood-max-frames"):
         assert option in help_.stdout
-    bad = run("-m", "tools.soak", "--url", "ftp://127.0.0.1:1")
+    bad = run_python("-m", "tools.soak", "--url", "ftp://127.0.0.1:1")
     assert bad.returncode == 1
     assert "--url must be http(s)://host:port" in bad.stderr and "Traceback" not in bad.stderr
-    elsewhere = run("-m", "tools.soak", "--url", "https://192.0.2.1:8643")
+    elsewhere = run_python("-m", "tools.soak", "--url", "https://192.0.2.1:8643")
     assert elsewhere.returncode == 1
     assert "the flood only targets 127.0.0.1" in elsewhere.stderr
     assert "Traceback" not in elsewhere.stderr

@@ -515,6 +515,47 @@ def join_by_invitation(page, site, invite: str, name: str, *, sign_up_first=Fals
     page.locator("form.join button[type=submit]").click()  # "Take a seat"
 
 
+def first_turn_with_keyboard(page, matches: int = 10) -> None:
+    """Until the player has a turn. A round can end without one: the others drew all of
+    the player's cards first (about 2% of four-player Schwarzer Peter deals, measured with
+    the engine); then a rematch, with the keyboard too."""
+    for _ in range(matches):
+        page.wait_for_function(WAIT_FOR_TURN, arg="#giver-buttons button", timeout=TURN_MS)
+        if page.locator("#giver-buttons button").count():
+            return
+        page.locator("#result-actions button").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.getElementById('result').hidden", timeout=TURN_MS)
+    raise AssertionError(f"no turn for the player in {matches} matches")
+
+
+def table_page(new_page, site, session_key, code, locale, size):
+    """A page signed in with ``session_key`` (in ``locale``, at ``size`` of
+    ``matrix.SIZES``) at the table of the room ``code``, its first state shown."""
+    page = new_page(locale=locale, viewport=matrix.SIZES[size])
+    page.context.add_cookies([{"name": "sessionid", "value": session_key, "url": site}])
+    page.goto(f"{site}/r/{code}/")
+    expect(page.locator("#status-line")).not_to_be_empty()
+    return page
+
+
+LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 360, "height": 740}
+
+
+def both_sizes(page, name):
+    """Screenshots at both sizes, when they are asked for (else the page stays as it is)."""
+    if not SCREENSHOTS:
+        return
+    for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        page.evaluate("scrollTo(0, 0)")
+        settle(page)
+        shot(page, f"{name}-{size}")
+    page.set_viewport_size(LAPTOP)
+    settle(page)
+
+
 def _rooms_now(count: int = 3) -> str:
     """The latest rooms as the server stored them: what a failed wait was waiting on."""
     from games import schedule, selectors

@@ -3,7 +3,7 @@ table mid-game as ``test_accessibility`` show no serious or critical violations 
 dark colour tokens, and the run really is dark (a contrast failure that only dark mode
 has is caught)."""
 
-from tests.browser import test_accessibility as light
+from tests.browser.axe import check_the_table_mid_game, serious
 from tests.browser.conftest import needs_browser
 from tests.support import needs_services
 
@@ -38,12 +38,12 @@ def test_pages_in_dark_mode_have_no_serious_violations(site, new_page):
     for path in PAGES:
         page.goto(site + path)
         assert drawn_dark(page), path
-        assert light.serious(page) == [], path
+        assert serious(page) == [], path
 
 
 def test_table_mid_game_in_dark_mode_has_no_serious_violations(site, new_page):
     opened = []
-    light.test_table_mid_game_has_no_serious_violations(site, in_dark(new_page, opened))
+    check_the_table_mid_game(site, in_dark(new_page, opened))
     (page,) = opened
     assert drawn_dark(page)
 
@@ -60,5 +60,5 @@ def test_the_dark_check_catches_a_contrast_failure_only_dark_mode_has(site, new_
         page = new_page(hurried=True, color_scheme=scheme)
         page.goto(site + "/rules/")
         page.evaluate(low)
-        found[scheme] = " ".join(light.serious(page))
+        found[scheme] = " ".join(serious(page))
     assert "color-contrast" in found["dark"] and "color-contrast" not in found["light"]

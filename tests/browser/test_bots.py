@@ -13,8 +13,8 @@ from games.models import Challenge
 from games.realtime import streams
 from games.services import bots
 from tests import rooms
+from tests.browser.axe import serious
 from tests.browser.conftest import in_a_thread, in_language, needs_browser, shot, sign_up
-from tests.browser.test_accessibility import serious
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
@@ -55,7 +55,7 @@ WORDS = {
 }
 
 
-def both_sizes(page, name: str) -> None:
+def shot_at_both_sizes(page, name: str) -> None:
     for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
         page.set_viewport_size(viewport)
         shot(page, f"{name}-{size}")
@@ -93,24 +93,24 @@ def test_bots_on_the_profile_their_page_the_lobby_and_a_room(site, new_page, loc
     token = page.locator("#bot-token").input_value()
     assert token.startswith("omb_")
     assert serious(page) == []
-    both_sizes(page, f"bot-token-{locale}")
+    shot_at_both_sizes(page, f"bot-token-{locale}")
     in_a_thread(online, bot_name)
     # Its page, and the lobby's bots online.
     page.goto(f"{site}/bots/{bot_name}/")
     expect(page.locator("h1 .badge.bot")).to_have_text(mark)
     expect(page.locator(".bot-facts")).to_contain_text(is_online)
     assert serious(page) == []
-    both_sizes(page, f"bot-page-{locale}")
+    shot_at_both_sizes(page, f"bot-page-{locale}")
     page.goto(f"{site}/")
     expect(page.locator(".bot-list")).to_contain_text(bot_name)
     expect(page.locator(".bot-list .badge.bot")).to_have_text(mark)
     assert serious(page) == []
-    both_sizes(page, f"bot-lobby-{locale}")
+    shot_at_both_sizes(page, f"bot-lobby-{locale}")
     # The profile lists it.
     page.goto(f"{site}/accounts/profile/")
     expect(page.locator(".bot-list")).to_contain_text(bot_name)
     assert serious(page) == []
-    both_sizes(page, f"bot-profile-{locale}")
+    shot_at_both_sizes(page, f"bot-profile-{locale}")
     # The new-game form offers it in the opponents' seats.
     page.goto(f"{site}/new/")
     expect(page.locator("fieldset.bots legend")).to_have_text(instead)
@@ -132,7 +132,7 @@ def test_bots_on_the_profile_their_page_the_lobby_and_a_room(site, new_page, loc
     expect(page.locator("#invite-bot option")).to_have_count(0)
     expect(page.locator("form[action$='invite-bot/']")).to_be_hidden()
     assert serious(page) == []
-    both_sizes(page, f"bot-room-{locale}")
+    shot_at_both_sizes(page, f"bot-room-{locale}")
     # At the table, the bot's name tag says so too.
     in_a_thread(
         rooms.services.start_match,
@@ -143,4 +143,4 @@ def test_bots_on_the_profile_their_page_the_lobby_and_a_room(site, new_page, loc
     tag = page.locator(".seat-tag[data-tag-seat='1']")
     expect(tag).to_contain_text(bot_name)
     expect(tag).to_contain_text(mark)
-    both_sizes(page, f"bot-table-{locale}")
+    shot_at_both_sizes(page, f"bot-table-{locale}")

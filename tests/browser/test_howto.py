@@ -86,7 +86,7 @@ def test_how_to_play_fits_the_screen_without_scrolling(site, new_page, locale, s
 def test_the_open_how_to_play_on_a_first_table_has_no_serious_axe_violations(
     site, new_page, scheme
 ):
-    from tests.browser.test_accessibility import serious
+    from tests.browser.axe import serious
 
     page = new_page(first_visit=True, viewport=matrix.SIZES["phone"], color_scheme=scheme)
     new_game(page, site, players="2")

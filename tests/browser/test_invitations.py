@@ -7,6 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.browser.axe import serious
 from tests.browser.conftest import (
     join_by_invitation,
     needs_browser,
@@ -14,7 +15,6 @@ from tests.browser.conftest import (
     shot,
     sign_up,
 )
-from tests.browser.test_accessibility import serious
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]

@@ -6,9 +6,11 @@ never cut their text; and every seat's letter differs from the others'."""
 import pytest
 
 from tests import matrix
+from tests.browser.boxes import LAYOUT_BOXES
 from tests.browser.conftest import (
-    SCREENSHOTS,
+    LAPTOP,
     TURN_MS,
+    both_sizes,
     fast_forward,
     in_language,
     needs_browser,
@@ -23,30 +25,6 @@ from tests.support import needs_services
 pytestmark = [needs_browser, needs_services]
 
 VIEWPORTS = [(1366, 768), (1280, 720), (390, 844), (360, 740)]
-
-BOXES = """() => {
-  const box = (el) => { const r = el.getBoundingClientRect();
-    return {x: r.left, y: r.top, right: r.right, bottom: r.bottom, w: r.width, h: r.height}; };
-  const all = (sel) => [...document.querySelectorAll(sel)].map(box);
-  const tags = [...document.querySelectorAll('.seat-tag')];
-  // A reaction's bubble floats outside its tag, for 4 s (its place: test_table_clearance):
-  // the tags' own text is measured without it.
-  const bubbles = [...document.querySelectorAll('.seat-tag .reaction-bubble')];
-  for (const b of bubbles) b.style.display = 'none';
-  const cut = tags.flatMap((t) => [t, ...t.querySelectorAll('*')])
-    .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
-    .filter((el) => !el.classList.contains('visually-hidden') && !el.closest('.visually-hidden'))
-    .map((el) => el.className + ': ' + el.textContent);
-  for (const b of bubbles) b.style.display = '';
-  return {
-    width: innerWidth, height: innerHeight, scrollY: scrollY,
-    status: all('#status-line'), giver: all('#giver-hand .card'), mine: all('#my-hand .card'),
-    draw: all('#draw-3d'),
-    tags: tags.map(box),
-    cut,
-    letters: tags.map((t) => t.querySelector('.badge').textContent),
-  };
-}"""
 
 
 def assert_fits(found, what):
@@ -89,7 +67,7 @@ def test_the_turn_fits_the_screen(site, new_page, seats):
         page.set_viewport_size({"width": width, "height": height})
         page.evaluate("scrollTo(0, 0)")
         settle(page)
-        found = page.evaluate(BOXES)
+        found = page.evaluate(LAYOUT_BOXES)
         what = f"{seats} seats at {width}x{height}"
         assert found["scrollY"] == 0
         assert_fits(found, what)
@@ -107,7 +85,7 @@ def test_eight_seats_fit_in_other_languages(site, new_page, locale):
     for width, height in (VIEWPORTS[3], VIEWPORTS[0]):
         page.set_viewport_size({"width": width, "height": height})
         settle(page)
-        found = page.evaluate(BOXES)
+        found = page.evaluate(LAYOUT_BOXES)
         assert_fits(found, f"{locale} at {width}x{height}")
         assert len(set(found["letters"])) == 8, found["letters"]
         shot(page, f"layout-8-seats-{width}x{height}-{locale}")
@@ -115,8 +93,6 @@ def test_eight_seats_fit_in_other_languages(site, new_page, locale):
 
 # -- a whole match, as a player sees it, in every language ------------------------------
 
-LAPTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 360, "height": 740}
 GAMES = {
     # locale: (variant, how long the match runs). One match of several rounds shows the
     # screen between rounds; the other languages end after one round, to keep the suite
@@ -128,19 +104,6 @@ GAMES = {
     "de-DE": ("schwarzer_peter", {"strike_limit": "1"}),
     "ko-KR": ("babanuki", {"rounds": "1"}),
 }
-
-
-def both_sizes(page, name):
-    """Screenshots at both sizes, when they are asked for (else the page stays as it is)."""
-    if not SCREENSHOTS:
-        return
-    for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
-        page.set_viewport_size(viewport)
-        page.evaluate("scrollTo(0, 0)")
-        settle(page)
-        shot(page, f"{name}-{size}")
-    page.set_viewport_size(LAPTOP)
-    settle(page)
 
 
 def play_to_the_round_end(page):

@@ -9,8 +9,8 @@ from playwright.sync_api import expect
 
 from games.models import Room
 from tests import matrix
+from tests.browser.axe import serious
 from tests.browser.conftest import in_language, needs_browser, shot, sign_up
-from tests.browser.test_accessibility import serious
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]

@@ -122,7 +122,9 @@ def _alone_with_the_joker_to_draw(mode: str):
     return room, state, make_session(user=user)
 
 
-def at_table(new_page, site, key, code, *, locale="en-US", size="laptop", frames=None, **options):
+def recording_table_page(
+    new_page, site, key, code, *, locale="en-US", size="laptop", frames=None, **options
+):
     page = new_page(locale=locale, viewport=SIZES[size], **options)
     page.context.add_cookies([{"name": "sessionid", "value": key, "url": site}])
     page.add_init_script(RECORD_MOMENTS)
@@ -175,9 +177,9 @@ def test_the_drawer_and_the_giver_see_their_moments_and_a_third_seat_hears_nothi
     (third_seat,) = {0, 1, 2} - {drawer_seat, giver_seat}
     heard = []
     where = {"locale": locale, "size": size}
-    drawer = at_table(new_page, site, keys[drawer_seat], room.code, **where)
-    giver = at_table(new_page, site, keys[giver_seat], room.code, **where)
-    third = at_table(new_page, site, keys[third_seat], room.code, frames=heard, **where)
+    drawer = recording_table_page(new_page, site, keys[drawer_seat], room.code, **where)
+    giver = recording_table_page(new_page, site, keys[giver_seat], room.code, **where)
+    third = recording_table_page(new_page, site, keys[third_seat], room.code, frames=heard, **where)
     in_language(drawer, locale)
 
     hold_time(drawer, giver)
@@ -219,7 +221,7 @@ def test_the_drawer_and_the_giver_see_their_moments_and_a_third_seat_hears_nothi
 
 def test_a_tap_or_a_key_dismisses_the_moment_at_once(site, new_page):
     room, state, key = in_a_thread(_alone_with_the_joker_to_draw, "computer")
-    page = at_table(new_page, site, key, room.code)
+    page = recording_table_page(new_page, site, key, room.code)
     hold_time(page)  # it cannot go on its own now
     draw_the_joker(page, state)
     moment = page.locator("#odd-moment")
@@ -231,7 +233,7 @@ def test_a_tap_or_a_key_dismisses_the_moment_at_once(site, new_page):
 
 def test_on_one_device_only_the_drawer_sees_it_before_the_curtain(site, new_page):
     room, state, key = in_a_thread(_alone_with_the_joker_to_draw, "same_device")
-    page = at_table(new_page, site, key, room.code)
+    page = recording_table_page(new_page, site, key, room.code)
     page.locator("#curtain-button").click()
     hold_time(page)
     draw_the_joker(page, state)
@@ -253,7 +255,7 @@ def test_on_one_device_only_the_drawer_sees_it_before_the_curtain(site, new_page
 
 def test_reduced_motion_gets_the_moment_standing_still(site, new_page):
     room, state, key = in_a_thread(_alone_with_the_joker_to_draw, "computer")
-    page = at_table(new_page, site, key, room.code, reduced_motion="reduce")
+    page = recording_table_page(new_page, site, key, room.code, reduced_motion="reduce")
     hold_time(page)
     draw_the_joker(page, state)
     expect(page.locator("#odd-moment.still")).to_be_visible()

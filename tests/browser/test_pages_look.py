@@ -22,8 +22,8 @@ from games import selectors, services
 from games.models import Room
 from telemetry.models import Event
 from tests import matrix
+from tests.browser.axe import serious
 from tests.browser.conftest import in_a_thread, needs_browser, shot, sign_up
-from tests.browser.test_accessibility import serious
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]

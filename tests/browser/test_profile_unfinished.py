@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Room
+from tests.browser.axe import serious
 from tests.browser.conftest import (
     in_language,
     needs_browser,
@@ -16,7 +17,6 @@ from tests.browser.conftest import (
     sign_up,
     until_deadline,
 )
-from tests.browser.test_accessibility import serious
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]

@@ -9,15 +9,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import (
+    LAPTOP,
+    both_sizes,
     fast_forward,
     in_a_thread,
     needs_browser,
     new_game,
     play_with_mouse,
 )
-from tests.browser.test_layout import LAPTOP, both_sizes
-from tests.lobby.test_replay import finished_round, todays_start
-from tests.lobby.test_replay_marks import marked_step
+from tests.lobby.replays import finished_round, marked_step, todays_start
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]

@@ -82,7 +82,7 @@ def near_any(log, state):
     return [n for cue in {n["cue"] for n in log["nodes"]} for n in near(log, state, cue)]
 
 
-def at_table(new_page, site, size, locale="en-US"):
+def new_game_with_sound_log(new_page, site, size, locale="en-US"):
     page = new_page(locale=locale, viewport=matrix.SIZES[size], hurried=True)
     page.add_init_script(RECORDER)
     new_game(page, site, players="3")
@@ -99,7 +99,7 @@ def gesture(page):
 def test_each_event_plays_its_cue_on_the_audio_graph_and_the_switch_off_starts_no_node(
     site, new_page, size
 ):
-    page = at_table(new_page, site, size)
+    page = new_game_with_sound_log(new_page, site, size)
     page.wait_for_function("() => window.__sound.states.length > 0")
     # Before the page's first gesture: no AudioContext, no node, whatever happens.
     page.wait_for_timeout(1500)
@@ -222,7 +222,7 @@ def test_the_odd_card_arriving_and_leaving_plays_its_own_motif(site, new_page):
 
 
 def test_no_cue_plays_while_the_page_is_hidden(site, new_page):
-    page = at_table(new_page, site, "laptop")
+    page = new_game_with_sound_log(new_page, site, "laptop")
     page.wait_for_function("() => window.__sound.states.length > 0")
     # Hidden first, then the gesture that would let sound start: no state can sound in
     # between (on a busy machine a computer's draw and your turn came there).

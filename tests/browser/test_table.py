@@ -11,6 +11,7 @@ from tests.browser.conftest import (
     TURN_MS,
     WAIT_FOR_TURN,
     answered,
+    first_turn_with_keyboard,
     in_language,
     join_by_invitation,
     match_over,
@@ -45,20 +46,6 @@ def play_with_keyboard(page):
         page.keyboard.press("Enter")  # draw
         answered(page, chosen)
     raise AssertionError("the match did not end")
-
-
-def first_turn_with_keyboard(page, matches: int = 10) -> None:
-    """Until the player has a turn. A round can end without one: the others drew all of
-    the player's cards first (about 2% of four-player Schwarzer Peter deals, measured with
-    the engine); then a rematch, with the keyboard too."""
-    for _ in range(matches):
-        page.wait_for_function(WAIT_FOR_TURN, arg="#giver-buttons button", timeout=TURN_MS)
-        if page.locator("#giver-buttons button").count():
-            return
-        page.locator("#result-actions button").focus()
-        page.keyboard.press("Enter")
-        page.wait_for_function("() => document.getElementById('result').hidden", timeout=TURN_MS)
-    raise AssertionError(f"no turn for the player in {matches} matches")
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ja-JP"])

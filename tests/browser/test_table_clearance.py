@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import matrix
+from tests.browser.boxes import BY_THE_FAN, gap, overlap
 from tests.browser.conftest import (
     fast_forward,
     in_a_thread,
@@ -17,13 +18,9 @@ from tests.browser.conftest import (
     play_with_mouse,
     settle,
     shot,
+    table_page,
 )
-from tests.browser.test_table_geometry import (
-    BY_THE_FAN,
-    gap,
-    overlap,
-)
-from tests.browser.test_together import _easy_room_where_the_computer_gives_the_joker, at_table
+from tests.rooms import signed_in_easy_room_where_the_computer_gives_the_joker
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
@@ -183,8 +180,8 @@ BUBBLES = """() => [...document.querySelectorAll('.reaction-bubble')].map((b) =>
 def test_a_computers_face_bubble_goes_when_the_round_is_over_and_stays_on_screen(
     site, new_page, size
 ):
-    room, joker, key = in_a_thread(_easy_room_where_the_computer_gives_the_joker)
-    page = at_table(new_page, site, key, room.code, "en-US", size)
+    room, joker, key = in_a_thread(signed_in_easy_room_where_the_computer_gives_the_joker)
+    page = table_page(new_page, site, key, room.code, "en-US", size)
     page.locator("#giver-hand .card").nth(joker).hover()
     bubble = page.locator('[data-tag-seat="1"] .reaction-bubble')
     expect(bubble).to_be_visible()

@@ -10,6 +10,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests import matrix
+from tests.browser.axe import serious
 from tests.browser.conftest import (
     SETTLED,
     TURN_MS,
@@ -17,6 +18,7 @@ from tests.browser.conftest import (
     WHAT_THE_TABLE_SHOWS,
     answered,
     choose_by_mouse,
+    first_turn_with_keyboard,
     in_a_thread,
     in_language,
     match_over,
@@ -25,9 +27,7 @@ from tests.browser.conftest import (
     shot,
     until_deadline,
 )
-from tests.browser.test_accessibility import serious
-from tests.browser.test_table import first_turn_with_keyboard
-from tests.lobby.test_replay import finished_round
+from tests.lobby.replays import finished_round
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]

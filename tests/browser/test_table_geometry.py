@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import matrix
+from tests.browser.boxes import BY_THE_FAN, LAYOUT_BOXES, gap, overlap
 from tests.browser.conftest import (
     TURN_MS,
     fast_forward,
@@ -21,8 +22,7 @@ from tests.browser.conftest import (
     settle,
     shot,
 )
-from tests.browser.test_layout import BOXES as LAYOUT
-from tests.lobby.test_replay import finished_round
+from tests.lobby.replays import finished_round
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
@@ -51,20 +51,6 @@ BOXES = """() => {
 }"""
 
 
-def overlap(a, b, slack=0.5):
-    """How much two boxes overlap (0 when apart, or only touching within ``slack``)."""
-    x = min(a["right"], b["right"]) - max(a["x"], b["x"]) - slack
-    y = min(a["bottom"], b["bottom"]) - max(a["y"], b["y"]) - slack
-    return x * y if x > 0 and y > 0 else 0
-
-
-def gap(a, b):
-    """The distance between two boxes (0 when they touch or overlap)."""
-    dx = max(0, max(a["x"], b["x"]) - min(a["right"], b["right"]))
-    dy = max(0, max(a["y"], b["y"]) - min(a["bottom"], b["bottom"]))
-    return (dx * dx + dy * dy) ** 0.5
-
-
 def wait_for_my_turn(page):
     page.wait_for_selector("#giver-hand .card", timeout=TURN_MS)
     page.wait_for_selector("#status-line.mine", timeout=TURN_MS)
@@ -72,13 +58,11 @@ def wait_for_my_turn(page):
 
 # -- name tags on a phone ---------------------------------------------------------------
 
-#: How far (px) a tag may rest from its own fan: about two tags' height, which a wide
-#: Japanese tag beside a four-seat table's side fan needs on some deals (58 px seen).
+#: How far (px) a tag may rest from its own fan: ``BY_THE_FAN`` (tests.browser.boxes).
 #: ``TURNED``: a fan's cards are turned a few degrees, so their boxes are a few pixels
 #: wider than the cards themselves; at the phone's eight seats a tag can still touch a
 #: neighbour card's corner by up to 6 px (seen on some deals; issue 19's closing note).
 TURNED = 8
-BY_THE_FAN = 64
 
 
 def assert_tags_by_their_fans(found, what):
@@ -286,7 +270,7 @@ def test_once_the_match_is_over_the_tags_tell_the_match_as_the_banner_does(site,
         assert not re.search(r"\b(won|lost)\b", tag["info"]), tag
         assert "round" not in tag["ribbon"], tag
     # A computer's tag carries its level too: "won the match" beside it cut its name short.
-    cut = page.evaluate(LAYOUT)["cut"]
+    cut = page.evaluate(LAYOUT_BOXES)["cut"]
     assert not cut, f"cut text in a name tag: {cut}"
     winners = [t for t in tags if t["ribbon"] == "won the match"]
     assert len(winners) == 1, tags

@@ -7,11 +7,13 @@ import re
 from playwright.sync_api import expect
 
 from games import selectors
-from games.models import Room
 from tests import matrix
-from tests.browser.conftest import SETTLED, in_a_thread, needs_browser, shot
-from tests.browser.test_accessibility import serious
-from tests.rooms import computer_room, signed_in_friends_room
+from tests.browser.axe import serious
+from tests.browser.conftest import SETTLED, in_a_thread, needs_browser, shot, table_page
+from tests.rooms import (
+    signed_in_easy_room_where_the_computer_gives_the_joker,
+    signed_in_friends_room,
+)
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
@@ -37,22 +39,14 @@ def bubble_shot(page, name):
     shot(page, name)
 
 
-def at_table(new_page, site, session_key, code, locale, size):
-    page = new_page(locale=locale, viewport=SIZES[size])
-    page.context.add_cookies([{"name": "sessionid", "value": session_key, "url": site}])
-    page.goto(f"{site}/r/{code}/")
-    expect(page.locator("#status-line")).not_to_be_empty()
-    return page
-
-
 @matrix.parametrize("locale", "size")
 def test_the_giver_sees_the_pointed_card_lifted_and_a_reaction_bubble_at_the_senders_tag(
     site, new_page, locale, size
 ):
     room, keys, state = in_a_thread(_friends_room_where_the_giver_holds_two_cards)
     drawer_seat, giver_seat = state["drawer"], state["giver"]
-    drawer = at_table(new_page, site, keys[drawer_seat], room.code, locale, size)
-    giver = at_table(new_page, site, keys[giver_seat], room.code, locale, size)
+    drawer = table_page(new_page, site, keys[drawer_seat], room.code, locale, size)
+    giver = table_page(new_page, site, keys[giver_seat], room.code, locale, size)
 
     # The drawer's hand hovers over the giver's second card: it lifts on the giver's page.
     expect(drawer.locator("#giver-hand .card")).to_have_count(state_count(state, giver_seat))
@@ -123,25 +117,12 @@ def state_count(state, seat):
     return len(state["hands"][seat])
 
 
-def _easy_room_where_the_computer_gives_the_joker():
-    from tests.games.conftest import make_session, make_user
-
-    user = make_user("reader")
-    for _ in range(40):
-        room = computer_room(user, seats=2, rounds=1, computer_level="easy")
-        rnd = selectors.snapshot(room.pk)["round"]["state"]
-        if rnd["drawer"] == 0 and "JK" in rnd["hands"][rnd["giver"]]:
-            return room, rnd["hands"][rnd["giver"]].index("JK"), make_session(user=user)
-        Room.objects.filter(pk=room.pk).delete()
-    raise AssertionError("no deal gave the computer the joker with the human to draw")
-
-
 @matrix.parametrize("locale", "size")
 def test_an_easy_computers_face_shows_worried_when_its_joker_is_pointed_at(
     site, new_page, locale, size
 ):
-    room, joker, key = in_a_thread(_easy_room_where_the_computer_gives_the_joker)
-    page = at_table(new_page, site, key, room.code, locale, size)
+    room, joker, key = in_a_thread(signed_in_easy_room_where_the_computer_gives_the_joker)
+    page = table_page(new_page, site, key, room.code, locale, size)
     page.locator("#giver-hand .card").nth(joker).hover()
     bubble = page.locator('[data-tag-seat="1"] .reaction-bubble')
     expect(bubble).to_have_attribute("data-reaction", "worried")

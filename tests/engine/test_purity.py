@@ -31,11 +31,11 @@ def test_importing_the_engine_loads_no_django():
     assert out.stdout.strip() == "False"
 
 
-def play(seed):
+def play_round(seed):
     rng = random.Random(seed)
     return play_out(RoundState.deal("babanuki", 4, 1, rng), rng, "medium").to_dict()
 
 
 def test_same_random_same_round():
-    assert play(5) == play(5)
-    assert play(5) != play(6)
+    assert play_round(5) == play_round(5)
+    assert play_round(5) != play_round(6)

@@ -13,9 +13,12 @@ from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 
 from config.asgi import application
+from games import services
 from games.identity import GUEST_KEY
+from games.models import Bot
 from games.realtime import driver
-from games.services import Actor
+from games.services import Actor, bots
+from tests.rooms import friends_room
 from tests.support import ply
 from tools.sessions import signed_in_session
 
@@ -224,7 +227,7 @@ def my_turn(state) -> bool:
     return state["acting"] is not None
 
 
-def match_over(state) -> bool:
+def match_ended(state) -> bool:
     return bool(state["match"] and state["match"]["over"])
 
 
@@ -242,14 +245,14 @@ async def play_to_match_end(*players: Player, rng=None, timeout: float = 120) ->
     waiting: dict[asyncio.Task, Player] = {}
     try:
         while loop.time() < deadline:
-            if all(match_over(p.state) for p in players):
+            if all(match_ended(p.state) for p in players):
                 return players[0].state
             for player in players:
                 state = player.state
                 rnd = state["round"]
-                if rnd and rnd["over"] and not match_over(state) and player is players[0]:
+                if rnd and rnd["over"] and not match_ended(state) and player is players[0]:
                     await player.act(type="next_round")
-                elif my_turn(state) and not match_over(state):
+                elif my_turn(state) and not match_ended(state):
                     count = state["seats"][rnd["giver"]]["count"]
                     await player.act(type="draw", position=rng.randrange(count))
             for player in players:
@@ -277,3 +280,52 @@ async def play_to_match_end(*players: Player, rng=None, timeout: float = 120) ->
             if taken and task.result()["type"] == "websocket.send":
                 await player._take(json.loads(task.result()["text"]))
     raise AssertionError(f"the match did not end; last state: {players[0].state}")
+
+
+def event_is(kind: str):
+    return lambda state: (state.get("event") or {}).get("kind") == kind
+
+
+async def error_for(player: Player, ref: str) -> dict:
+    while True:
+        message = await player.receive()
+        if message["type"] == "error" and message["ref"] == ref:
+            return message
+
+
+async def round_one_over(player: Player, rounds: int = 3) -> dict:
+    """A computer room of two seats, its first round played to its end (the match goes
+    on): ``player`` draws the leftmost card on each of its turns."""
+    room = await database_sync_to_async(services.create_room)(
+        actor=player.actor,
+        name="Me",
+        variant="babanuki",
+        seat_count=2,
+        mode="computer",
+        rounds=rounds,
+    )
+    assert await player.connect(room.code)
+    while True:
+        state = await player.until(lambda s: s["round"]["over"] or my_turn(s))
+        if state["round"]["over"]:
+            return room
+        await player.act(type="draw", position=0)
+        await player.until(lambda s: s["version"] > player.acted_on)  # the draw's answer
+
+
+def seated_bot_room(host: Player, name: str):
+    """A waiting friends room of two, the bot ``name`` seated in it (challenged, accepted)."""
+    room = friends_room(host, seats=2)
+    made = bots.challenge(room_id=room.pk, actor=host.actor, bot_name=name)
+    bots.accept(bot=Bot.objects.get(user__username=name), challenge_id=made.pk)
+    return room
+
+
+async def bot_at_table():
+    host, bot = await Player.user("hana"), await Player.bot("Botty")
+    room = await database_sync_to_async(seated_bot_room)(host, "Botty")
+    assert await host.connect(room.code) and await bot.connect(room.code)
+    await host.send(type="start", fill=False)
+    for player in (host, bot):
+        await player.until(lambda s: s["room"]["status"] == "playing")
+    return room, host, bot

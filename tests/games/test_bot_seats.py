@@ -10,29 +10,10 @@ from games.errors import ActionError
 from games.models import Bot, Draw
 from games.services import bots
 from games.tokens import token_hash
-from tests.games.conftest import Player
-from tests.games.test_events import event_is
-from tests.rooms import friends_room
+from tests.games.conftest import Player, bot_at_table, error_for, event_is
 from tests.support import ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def seated_bot_room(host: Player, name: str):
-    room = friends_room(host, seats=2)
-    made = bots.challenge(room_id=room.pk, actor=host.actor, bot_name=name)
-    bots.accept(bot=Bot.objects.get(user__username=name), challenge_id=made.pk)
-    return room
-
-
-async def bot_at_table():
-    host, bot = await Player.user("hana"), await Player.bot("Botty")
-    room = await database_sync_to_async(seated_bot_room)(host, "Botty")
-    assert await host.connect(room.code) and await bot.connect(room.code)
-    await host.send(type="start", fill=False)
-    for player in (host, bot):
-        await player.until(lambda s: s["room"]["status"] == "playing")
-    return room, host, bot
 
 
 async def test_a_bot_seat_away_past_the_grace_is_covered_then_its_own_again(settings):
@@ -46,13 +27,6 @@ async def test_a_bot_seat_away_past_the_grace_is_covered_then_its_own_again(sett
     assert await again.connect(room.code)
     state = await host.until(event_is("seat_back"))
     assert state["seats"][1]["covered"] is False and again.state["you"] == [1]
-
-
-async def error_for(player: Player, ref: str) -> dict:
-    while True:
-        message = await player.receive()
-        if message["type"] == "error" and message["ref"] == ref:
-            return message
 
 
 async def test_a_bot_draws_only_for_its_own_seat():

@@ -9,12 +9,8 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 
-from games.models import Bot
-from games.services import bots
-from tests.games.conftest import Player
-from tests.games.test_error_codes import round_one_over
-from tests.games.test_protocol_doc import shape
-from tests.rooms import friends_room
+from tests.games.conftest import Player, error_for, round_one_over, seated_bot_room
+from tests.games.messages import shape
 from tests.support import ROOT
 from tools.bots.random_bot import Bot as RandomBot
 
@@ -22,21 +18,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 DOC = (ROOT / "docs" / "bots.md").read_text()
 EXAMPLES = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", DOC, re.S)]
-
-
-def seated_bot_room(host: Player, name: str):
-    """A waiting friends room of two, the bot ``name`` seated in it (challenged, accepted)."""
-    room = friends_room(host, seats=2)
-    made = bots.challenge(room_id=room.pk, actor=host.actor, bot_name=name)
-    bots.accept(bot=Bot.objects.get(user__username=name), challenge_id=made.pk)
-    return room
-
-
-async def error_for(player: Player, ref: str) -> dict:
-    while True:
-        message = await player.receive()
-        if message["type"] == "error" and message["ref"] == ref:
-            return message
 
 
 def example(kind: str) -> dict:

@@ -14,11 +14,15 @@ from games.models import Bot, Draw, Room
 from games.realtime import consumers
 from games.services import bots, play, resident, sql
 from games.tokens import token_hash
-from tests.games.conftest import Player, make_user, play_to_match_end
-from tests.games.test_bot_seats import bot_at_table
-from tests.games.test_kept_rooms import _ply, _two_seat_room
+from tests.games.conftest import Player, bot_at_table, make_user, play_to_match_end
 from tests.play import MOVES_AT_MOST
-from tests.rooms import at_table, friends_room, rematch_with_a_covered_seat
+from tests.rooms import (
+    at_table,
+    draw_ply,
+    friends_room,
+    rematch_with_a_covered_seat,
+    two_seat_room,
+)
 from tests.support import ply
 
 pytestmark = [
@@ -36,11 +40,11 @@ CARDS_ENOUGH = 12
 
 def _kept_room():
     """A two-seat room the process keeps, the person to draw."""
-    room, actor = _two_seat_room(CARDS_ENOUGH)
-    services.draw(room_id=room.pk, actor=actor, position=0, at=_ply(room.pk))  # keeps it
+    room, actor = two_seat_room(CARDS_ENOUGH)
+    services.draw(room_id=room.pk, actor=actor, position=0, at=draw_ply(room.pk))  # keeps it
     room.refresh_from_db()
     services.computer_turn(room_id=room.pk, version=room.version)  # from the kept room
-    return room, actor, _ply(room.pk)
+    return room, actor, draw_ply(room.pk)
 
 
 def _sent_from(monkeypatch) -> list[int]:
@@ -111,7 +115,7 @@ async def test_what_the_kept_room_cannot_answer_is_left_to_a_worker_thread():
 
 
 def _kept_room_again(room, actor):
-    services.draw(room_id=room.pk, actor=actor, position=0, at=_ply(room.pk))
+    services.draw(room_id=room.pk, actor=actor, position=0, at=draw_ply(room.pk))
     room.refresh_from_db()
     services.computer_turn(room_id=room.pk, version=room.version)
 
@@ -167,7 +171,7 @@ async def test_a_draw_on_the_loop_survives_its_connection_being_cut():
     await database_sync_to_async(services.computer_turn)(
         room_id=room.pk, version=resident._kept[room.pk].room.version
     )
-    at = await database_sync_to_async(_ply)(room.pk)
+    at = await database_sync_to_async(draw_ply)(room.pk)
 
     assert await services.draw_on_loop(room_id=room.pk, actor=actor, position=0, at=at)
 
@@ -259,7 +263,7 @@ def _draw_through_the_services(room_id: int, people: dict) -> None:
     state = selectors.snapshot(room_id)
     drawer = state["round"]["state"]["drawer"]
     if drawer in people:
-        services.draw(room_id=room_id, actor=people[drawer], position=0, at=_ply(room_id))
+        services.draw(room_id=room_id, actor=people[drawer], position=0, at=draw_ply(room_id))
     else:
         services.computer_turn(room_id=room_id, version=state["version"])
 
@@ -277,7 +281,7 @@ async def test_in_a_rematch_with_a_covered_seat_people_and_the_computer_draw_on_
             break
         drawer = state["round"]["state"]["drawer"]
         if drawer in people:
-            at = await database_sync_to_async(_ply)(room.pk)
+            at = await database_sync_to_async(draw_ply)(room.pk)
             on_loop = await services.draw_on_loop(
                 room_id=room.pk, actor=people[drawer], position=0, at=at
             )

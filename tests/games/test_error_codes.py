@@ -10,7 +10,7 @@ from django.test import Client
 from games import services
 from games.errors import ActionError
 from games.models import Room
-from tests.games.conftest import Player, my_turn
+from tests.games.conftest import Player, round_one_over
 from tests.rooms import friends_room
 from tests.support import ply
 
@@ -35,26 +35,6 @@ async def waiting_friends_room(seats: int = 3):
     )
     assert await host.connect(room.code)
     return room, host
-
-
-async def round_one_over(player: Player, rounds: int = 3) -> dict:
-    """A computer room of two seats, its first round played to its end (the match goes
-    on): ``player`` draws the leftmost card on each of its turns."""
-    room = await database_sync_to_async(services.create_room)(
-        actor=player.actor,
-        name="Me",
-        variant="babanuki",
-        seat_count=2,
-        mode="computer",
-        rounds=rounds,
-    )
-    assert await player.connect(room.code)
-    while True:
-        state = await player.until(lambda s: s["round"]["over"] or my_turn(s))
-        if state["round"]["over"]:
-            return room
-        await player.act(type="draw", position=0)
-        await player.until(lambda s: s["version"] > player.acted_on)  # the draw's answer
 
 
 async def test_starting_without_fill_while_seats_are_empty_is_refused_with_seats_empty():

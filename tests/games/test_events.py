@@ -5,18 +5,13 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games import services
-from tests.games.conftest import Player
-from tests.games.test_error_codes import round_one_over
+from tests.games.conftest import Player, event_is, round_one_over
 from tests.support import ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def event_is(kind: str):
-    return lambda state: (state.get("event") or {}).get("kind") == kind
-
-
-async def friends_room(seats: int, *names: str):
+async def connected_friends_room(seats: int, *names: str):
     """A waiting friends room: its host and the players who joined, every one connected."""
     players = [await Player.user(name) for name in names]
     room = await database_sync_to_async(services.create_room)(
@@ -32,7 +27,7 @@ async def friends_room(seats: int, *names: str):
 
 
 async def started(seats: int, *names: str):
-    room, players = await friends_room(seats, *names)
+    room, players = await connected_friends_room(seats, *names)
     await players[0].send(type="start", fill=False)
     for player in players:
         await player.until(lambda s: s["room"]["status"] == "playing")
@@ -40,7 +35,7 @@ async def started(seats: int, *names: str):
 
 
 async def test_the_host_starting_sends_match_started_with_round_one_dealt():
-    room, (host, friend) = await friends_room(2, "host", "friend")
+    room, (host, friend) = await connected_friends_room(2, "host", "friend")
     await host.send(type="start", fill=False)
     state = await friend.until(event_is("match_started"))
     assert state["event"] == {"kind": "match_started"}
@@ -60,7 +55,7 @@ async def test_the_next_round_sends_round_started_with_its_number():
 
 
 async def test_a_player_joining_sends_seat_taken_with_the_seat():
-    room, (host,) = await friends_room(3, "host")
+    room, (host,) = await connected_friends_room(3, "host")
     friend = await Player.user("friend")
     await database_sync_to_async(services.join_room)(
         room_id=room.pk, actor=friend.actor, name="Friend"
@@ -72,7 +67,7 @@ async def test_a_player_joining_sends_seat_taken_with_the_seat():
 
 
 async def test_the_host_removing_a_player_sends_seat_freed_and_the_player_watches():
-    room, (host, friend) = await friends_room(3, "host", "friend")
+    room, (host, friend) = await connected_friends_room(3, "host", "friend")
     await database_sync_to_async(services.remove_player)(
         room_id=room.pk, actor=host.actor, seat_index=1
     )

@@ -11,44 +11,9 @@ from games.errors import ActionError
 from games.models import Draw, Room, Round
 from games.realtime import broadcast
 from games.services import resident, sql
-from tests.games.conftest import make_user
-from tests.rooms import computer_room
+from tests.rooms import draw_ply, two_seat_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-#: Cards in the hands at the least, so that the few draws a test makes cannot end the
-#: round: each draw takes at most one pair (two cards), and the round ends at the odd card
-#: alone. A round's last draw takes the locked path, which these tests are not about (one
-#: deal in twenty for two leaves fewer, and the CI run met one).
-CARDS_ENOUGH = 8
-
-
-def _two_seat_room(cards: int = CARDS_ENOUGH):
-    """Babanuki for two, a person against the computer, the person to draw, on a deal
-    with ``cards`` cards in the hands."""
-    for attempt in range(100):
-        user = make_user(f"kept{attempt}")
-        room = computer_room(user, seats=2, rounds=1)
-        actor = services.Actor(user_id=user.pk)
-        try:
-            while (state := selectors.snapshot(room.pk)["round"]["state"])["drawer"] != 0:
-                room.refresh_from_db()
-                services.computer_turn(room_id=room.pk, version=room.version)
-        except ActionError:  # the computer's draws ended this deal's round: another deal
-            continue
-        if sum(len(hand) for hand in state["hands"]) >= cards:
-            return room, actor
-    raise AssertionError(f"no deal of 100 left {cards} cards in the hands")
-
-
-def _ply(room_id: int) -> dict:
-    state = selectors.snapshot(room_id)
-    return {
-        "match": state["match"]["number"],
-        "round": state["round"]["number"],
-        "draw": state["round"]["state"]["draws"],
-    }
 
 
 def _statements(context) -> list[str]:
@@ -56,12 +21,12 @@ def _statements(context) -> list[str]:
 
 
 def test_a_draw_after_a_draw_is_one_statement_without_the_lock(monkeypatch):
-    room, actor = _two_seat_room()
-    services.draw(room_id=room.pk, actor=actor, position=0, at=_ply(room.pk))  # keeps it
+    room, actor = two_seat_room()
+    services.draw(room_id=room.pk, actor=actor, position=0, at=draw_ply(room.pk))  # keeps it
     room.refresh_from_db()
     services.computer_turn(room_id=room.pk, version=room.version)
     before = Draw.objects.filter(round__match__room=room).count()
-    at, version = _ply(room.pk), selectors.snapshot(room.pk)["version"]
+    at, version = draw_ply(room.pk), selectors.snapshot(room.pk)["version"]
 
     sent = []
     own = sql._own_connection_count
@@ -85,9 +50,9 @@ def test_a_draw_after_a_draw_is_one_statement_without_the_lock(monkeypatch):
 def test_a_draw_keeps_the_room_before_its_broadcast_goes(monkeypatch, path):
     """The drawer's socket may answer the broadcast within a millisecond: a draw that found
     the room not kept yet would take the locked path (and the next after it, and so on)."""
-    room, actor = _two_seat_room()
+    room, actor = two_seat_room()
     if path == "kept":
-        services.draw(room_id=room.pk, actor=actor, position=0, at=_ply(room.pk))
+        services.draw(room_id=room.pk, actor=actor, position=0, at=draw_ply(room.pk))
         room.refresh_from_db()
         services.computer_turn(room_id=room.pk, version=room.version)
     else:
@@ -99,14 +64,14 @@ def test_a_draw_keeps_the_room_before_its_broadcast_goes(monkeypatch, path):
         seen.append((state["version"], kept.room.version if kept else None))
 
     monkeypatch.setattr(broadcast, "room_changed", handed_over)
-    services.draw(room_id=room.pk, actor=actor, position=0, at=_ply(room.pk))
+    services.draw(room_id=room.pk, actor=actor, position=0, at=draw_ply(room.pk))
     ((version, kept_version),) = seen
     assert kept_version == version
 
 
 def test_a_room_changed_by_another_process_is_read_again_and_nothing_kept_is_written():
-    room, actor = _two_seat_room()
-    services.draw(room_id=room.pk, actor=actor, position=0, at=_ply(room.pk))
+    room, actor = two_seat_room()
+    services.draw(room_id=room.pk, actor=actor, position=0, at=draw_ply(room.pk))
     room.refresh_from_db()
     # Another process's change: the room's version moves on without this process.
     Room.objects.filter(pk=room.pk).update(version=room.version + 1)
@@ -123,8 +88,8 @@ def test_a_room_changed_by_another_process_is_read_again_and_nothing_kept_is_wri
 
 
 def test_a_stale_draw_from_a_kept_room_is_refused_as_before():
-    room, actor = _two_seat_room()
-    at = _ply(room.pk)
+    room, actor = two_seat_room()
+    at = draw_ply(room.pk)
     services.draw(room_id=room.pk, actor=actor, position=0, at=at)
     room.refresh_from_db()
     services.computer_turn(room_id=room.pk, version=room.version)
@@ -138,7 +103,7 @@ def test_a_stale_draw_from_a_kept_room_is_refused_as_before():
 
 
 def test_the_guarded_swap_writes_its_riders_only_when_it_changes_the_row():
-    room, actor = _two_seat_room()
+    room, actor = two_seat_room()
     rnd = Round.objects.filter(match__room=room).latest("number")
     saved = rnd.state
     rnd.state = {**saved, "marker": True}
@@ -165,15 +130,15 @@ def test_a_process_keeps_at_most_its_bound_of_rooms(monkeypatch):
 def test_a_kept_draw_survives_its_connection_being_cut(monkeypatch):
     if connection.vendor != "postgresql":
         pytest.skip("the own connection is PostgreSQL's (SQLite writes through Django's)")
-    room, actor = _two_seat_room()
-    services.draw(room_id=room.pk, actor=actor, position=0, at=_ply(room.pk))
+    room, actor = two_seat_room()
+    services.draw(room_id=room.pk, actor=actor, position=0, at=draw_ply(room.pk))
     room.refresh_from_db()
     services.computer_turn(room_id=room.pk, version=room.version)  # on the own connection
     own = sql._own.connection
     # The server ends the connection (a restart, a proxy's idle cut) while the thread keeps it.
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_terminate_backend(%s)", [own.info.backend_pid])
-    at = _ply(room.pk)
+    at = draw_ply(room.pk)
 
     services.draw(room_id=room.pk, actor=actor, position=0, at=at)
 

@@ -17,7 +17,7 @@ from games.engine.seats import played_by_computer
 from games.engine.view import view_for
 from games.models import Draw, Match, Presence, Room, Seat, Watcher
 from games.realtime import driver
-from tests.games.conftest import Player, match_over
+from tests.games.conftest import Player, match_ended
 from tests.rooms import computer_table, friends_in_play, open_room
 from tests.support import ply
 
@@ -38,7 +38,7 @@ async def test_a_room_nobody_is_at_ends_as_abandoned_and_watchers_see_it(setting
     watcher = await Player.guest("watcher")
     await watcher.connect(room.code, token=room.token)
     await me.close()  # the only player goes; a spectator alone does not keep a room alive
-    ended = await watcher.until(match_over, timeout=15)
+    ended = await watcher.until(match_ended, timeout=15)
     assert ended["match"]["ended_by"] == {"how": "abandoned"}
     assert ended["acting"] is None and ended["round"]["drawer"] is None
     assert ended["room"]["status"] == "finished"
@@ -61,7 +61,7 @@ async def test_the_last_player_leaving_ends_the_match_for_everyone():
     await b.until(lambda s: s["seats"][1]["left"])
     await c.send(type="leave", **ply(c.state, "leave"))
     for socket in (a, b, c, watcher):
-        ended = await socket.until(match_over)
+        ended = await socket.until(match_ended)
         assert ended["match"]["ended_by"] == {"how": "everyone_left"}
         assert ended["acting"] is None and ended["you"] == []
 
@@ -72,7 +72,7 @@ async def test_a_resignation_reaches_every_socket():
     await watcher.connect(room.code, token=room.token)
     await friend.send(type="resign", **ply(friend.state, "resign"))
     for socket in (host, friend, watcher):
-        ended = await socket.until(match_over)
+        ended = await socket.until(match_ended)
         assert ended["match"]["ended_by"] == {"seat": 1, "how": "resign"}
         assert ended["acting"] is None and ended["round"]["drawer"] is None
     # A draw after the end is refused and changes nothing.
@@ -83,7 +83,7 @@ async def test_a_resignation_reaches_every_socket():
     assert error["code"] == "match_over"
 
 
-async def until(condition, timeout: float = 180) -> None:
+async def until_in_the_database(condition, timeout: float = 180) -> None:
     """Wait until ``condition()`` (a database read) holds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -148,7 +148,7 @@ async def test_past_500_deserted_rooms_a_new_room_owing_a_move_is_still_resumed(
     # until their abandonment is due, so they never crowd it out.
     due = await driver.sweep_once(lease=False)
     assert due == [room.pk]
-    await until(lambda: Draw.objects.count() > draws_before)
+    await until_in_the_database(lambda: Draw.objects.count() > draws_before)
 
 
 def test_each_rooms_due_at_is_the_time_schedule_next_due_gives_for_its_state(settings):

@@ -6,7 +6,7 @@ import asyncio
 import pytest
 
 from games.realtime import driver
-from tests.games.conftest import Player, match_over, play_to_match_end
+from tests.games.conftest import Player, match_ended, play_to_match_end
 from tests.rooms import computer_table, waiting_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,7 +24,7 @@ async def test_a_finished_room_keeps_no_state_in_the_driver():
     me = await Player.guest("g-solo")
     room = await computer_table(me, single_round=True)
     await play_to_match_end(me)
-    assert match_over(me.state)
+    assert match_ended(me.state)
     entry = driver._drivers.get(room.pk)
     if entry is not None:  # the driver that made the last computer move: let it end
         await asyncio.wait_for(entry[0], timeout=30)

@@ -10,20 +10,12 @@ import pytest
 from games.errors import CODES
 from games.realtime.frames import ACTIONS, parse_action
 from tests.games.conftest import Player
+from tests.games.messages import shape
 from tests.rooms import computer_table, friends_in_play
 from tests.support import ply
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 EXAMPLES = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", DOC, re.S)]
-
-
-def shape(value):
-    """Key structure of a JSON value (dict keys, recursively, lists by their first item)."""
-    if isinstance(value, dict):
-        return {k: shape(v) for k, v in value.items() if k not in ("hands", "options", "rules")}
-    if isinstance(value, list) and value and isinstance(value[0], dict):
-        return [shape(value[0])]
-    return None
 
 
 def test_client_examples_are_accepted_and_cover_every_action():

@@ -31,7 +31,7 @@ SERVICES = {
 }
 
 
-def friends_room(seats: int, *, start: bool = True):
+def friends_room_with_actors(seats: int, *, start: bool = True):
     """A friends room of ``seats`` signed-in players (p0 hosts), started unless not."""
     users = [get_user_model().objects.create_user(f"p{i}") for i in range(seats)]
     joined = {f"p{i}": user for i, user in enumerate(users[1:], start=1)}
@@ -58,7 +58,7 @@ def assert_same(room, actor, action, code: str):
 
 
 def test_a_draw_is_refused_alike_for_a_spectator_out_of_turn_stale_or_out_of_range():
-    room, actors = friends_room(2)
+    room, actors = friends_room_with_actors(2)
     state = selectors.snapshot(room.pk)
     first = actors[state["round"]["state"]["drawer"]]
     second = actors[1 - state["round"]["state"]["drawer"]]
@@ -73,7 +73,7 @@ def test_a_draw_is_refused_alike_for_a_spectator_out_of_turn_stale_or_out_of_ran
 
 
 def test_between_rounds_actions_are_refused_alike_while_the_round_is_played():
-    room, (_, second, _) = friends_room(3)
+    room, (_, second, _) = friends_room_with_actors(3)
     state = view_for(selectors.snapshot(room.pk))
     assert_same(room, second, {"type": "next_round", **ply(state, "next_round")}, "round_in_play")
     assert_same(room, second, {"type": "rematch", **ply(state, "rematch")}, "match_in_play")
@@ -85,7 +85,7 @@ def test_between_rounds_actions_are_refused_alike_while_the_round_is_played():
 
 
 def test_a_waiting_rooms_actions_are_refused_alike():
-    room, (host, friend) = friends_room(2, start=False)
+    room, (host, friend) = friends_room_with_actors(2, start=False)
     assert_same(room, host, {"type": "draw", "position": 0}, "not_started")
     assert_same(room, host, {"type": "next_round"}, "not_started")
     assert_same(room, friend, {"type": "rematch"}, "not_started")
@@ -94,7 +94,7 @@ def test_a_waiting_rooms_actions_are_refused_alike():
 
 
 def test_the_speed_is_the_hosts_alike_and_the_host_is_the_one_the_view_names():
-    room, (host, second, _) = friends_room(3)
+    room, (host, second, _) = friends_room_with_actors(3)
     state = selectors.snapshot(room.pk)
     assert view_for(state, second)["host"] == 0
     assert refusal(state, host, {"type": "speed", "speed": "fast"}) is None

@@ -8,8 +8,7 @@ from channels.db import database_sync_to_async
 from games import services
 from games.errors import ActionError
 from games.models import Room
-from tests.games.test_table_kept_refusals import refused_without_queries
-from tests.games.test_table_refusals import expect_error, room_version
+from tests.games.refusals import expect_error, refused_without_queries, room_version
 from tests.rooms import friends_in_play
 from tests.support import ply
 

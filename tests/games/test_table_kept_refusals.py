@@ -5,48 +5,20 @@ heartbeat's catch-up after a grace, and a frame's ref kept through a lone surrog
 import asyncio
 import copy
 import json
-import threading
 
 import pytest
 from channels.db import database_sync_to_async
-from django.db.backends import utils
 
 from games import selectors
 from games.identity import Actor
 from games.realtime import broadcast, consumers, workers
 from games.realtime.consumers import TableConsumer
 from tests.games.conftest import Player
-from tests.games.test_table_refusals import draw_count, expect_error
+from tests.games.refusals import draw_count, expect_error, refused_without_queries
 from tests.rooms import computer_room, friends_in_play
 from tests.support import ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-class Queries:
-    """Every SQL statement the process runs, from any thread (the consumer's database
-    calls run on pooled threads, where a per-connection capture sees nothing)."""
-
-    def __init__(self, monkeypatch):
-        self.count = 0
-        self.lock = threading.Lock()
-        original = utils.CursorWrapper._execute_with_wrappers
-
-        def counting(cursor, *args, **kwargs):
-            with self.lock:
-                self.count += 1
-            return original(cursor, *args, **kwargs)
-
-        monkeypatch.setattr(utils.CursorWrapper, "_execute_with_wrappers", counting)
-
-
-async def refused_without_queries(monkeypatch, player, frame: dict, code: str) -> dict:
-    queries = Queries(monkeypatch)
-    await player.send(**frame)
-    error = await expect_error(player, code)
-    assert queries.count == 0, f"{queries.count} queries for a refusal the state decides"
-    monkeypatch.undo()
-    return error
 
 
 @pytest.mark.parametrize(

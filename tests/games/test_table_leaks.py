@@ -13,7 +13,7 @@ from channels.db import database_sync_to_async
 from games.engine import RoundState
 from games.models import Bot, Round, Seat
 from games.services import bots
-from tests.games.conftest import Player, match_over, play_to_match_end
+from tests.games.conftest import Player, match_ended, play_to_match_end
 from tests.rooms import signed_in, waiting_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -94,7 +94,7 @@ async def test_no_message_reveals_a_hidden_face(variant, rules):
     await spectator.connect(room.code, token=room.token)
     await players[0].send(type="start", fill=True)  # seat 3 is a computer
     await play_to_match_end(*players, rng=random.Random(variant))
-    await spectator.until(match_over)
+    await spectator.until(match_ended)
 
     hands_at, odd_at, seeds = await database_sync_to_async(truth)(room)
     owners = await database_sync_to_async(seat_owners)(room, [*players, spectator])

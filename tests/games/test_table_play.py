@@ -9,7 +9,7 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from games.engine import dealt_counts, get_variant, seeded
 from games.models import Draw, Room, Round
-from tests.games.conftest import HOST, Player, match_over, my_turn, play_to_match_end
+from tests.games.conftest import HOST, Player, match_ended, my_turn, play_to_match_end
 from tests.rooms import at_table, computer_room, computer_table, friends_room, open_room
 from tests.support import ply
 
@@ -99,7 +99,7 @@ async def test_same_device_one_browser_plays_every_seat_through_the_curtain():
     # A deal can leave a seat with nothing to draw from before its first turn (its last
     # card drawn from it): a rematch deals again, until every seat has had a turn.
     for _ in range(5):
-        while not match_over(device.state):
+        while not match_ended(device.state):
             state = device.state
             if my_turn(state):
                 actors.add(state["acting"])
@@ -112,7 +112,7 @@ async def test_same_device_one_browser_plays_every_seat_through_the_curtain():
         if actors == {0, 1, 2}:
             break
         await device.act(type="rematch")
-        await device.until(lambda s: not match_over(s))
+        await device.until(lambda s: not match_ended(s))
     assert actors == {0, 1, 2}
 
 

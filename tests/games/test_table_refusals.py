@@ -5,33 +5,13 @@ import asyncio
 import json
 
 import pytest
-from channels.db import database_sync_to_async
 
-from games.models import Draw, Room
 from tests.games.conftest import Player
+from tests.games.refusals import draw_count, expect_error, room_version
 from tests.rooms import friends_in_play
 from tests.support import ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-async def expect_error(player: Player, code: str) -> dict:
-    error = await player.receive()
-    while error["type"] != "error":
-        error = await player.receive()
-    assert error["code"] == code, error
-    assert error["message"]
-    snapshot = await player.receive()
-    assert snapshot["type"] == "state"
-    return error
-
-
-async def room_version(room):
-    return (await database_sync_to_async(Room.objects.get)(pk=room.pk)).version
-
-
-async def draw_count(room):
-    return await database_sync_to_async(Draw.objects.filter(round__match__room=room).count)()
 
 
 async def test_stale_and_duplicate_actions_are_refused():

@@ -11,7 +11,7 @@ from django.test import override_settings
 from games import services
 from games.models import Draw, Room
 from games.realtime import consumers
-from tests.games.conftest import Player, match_over, play_to_match_end
+from tests.games.conftest import Player, match_ended, play_to_match_end
 from tests.rooms import friends_in_play, waiting_table
 from tests.support import ply
 
@@ -44,7 +44,7 @@ async def test_a_removed_player_never_sees_the_next_holders_hand():
     await host.send(type="start", fill=False)
     await gone.until(lambda s: s["room"]["status"] == "playing")
     await play_to_match_end(host, newcomer)
-    await gone.until(match_over)
+    await gone.until(match_ended)
     later = gone.messages[gone.messages.index(freed) :]
     assert all(m["you"] == [] for m in later if m["type"] == "state")
     assert hands_shown(later) == set()
@@ -56,7 +56,7 @@ async def test_a_player_who_leaves_gets_the_spectator_view_at_once():
     left = await c.until(lambda s: s["seats"][2]["left"])
     assert left["you"] == [] and left["acting"] is None
     await play_to_match_end(a, b)
-    await c.until(match_over)
+    await c.until(match_ended)
     after = c.messages[c.messages.index(left) :]
     assert all(m["you"] == [] for m in after if m["type"] == "state")
     assert hands_shown(after) == set()

@@ -8,7 +8,7 @@ from channels.db import database_sync_to_async
 
 from games.models import Draw, Seat
 from games.realtime import driver
-from tests.games.conftest import Player, match_over, play_to_match_end
+from tests.games.conftest import Player, match_ended, play_to_match_end
 from tests.rooms import computer_table, friends_in_play
 from tests.support import ply
 
@@ -56,7 +56,7 @@ async def test_leaving_a_three_seat_match_hands_the_seat_to_the_computer():
 async def test_resigning_a_two_seat_match_is_a_loss_for_the_resigner():
     room, (host, friend) = await friends_in_play("host", "friend", variant="schwarzer_peter")
     await friend.send(type="resign", **ply(friend.state, "resign"))
-    state = await host.until(match_over)
+    state = await host.until(match_ended)
     assert state["match"]["losers"] == [1] and state["match"]["winners"] == [0]
     assert state["match"]["ended_by"] == {"seat": 1, "how": "resign"}
 
@@ -82,7 +82,7 @@ async def test_computer_turns_resume_after_the_driver_dies():
     # ... and a new connection resumes it too, without a draw twice for one turn.
     me = Player(me.session_key, me.actor)
     await me.connect(room.code)
-    await me.until(lambda s: s["acting"] == 0 or match_over(s))
+    await me.until(lambda s: s["acting"] == 0 or match_ended(s))
     draws = await database_sync_to_async(
         lambda: list(Draw.objects.filter(round__match__room=room).values_list("number", flat=True))
     )()

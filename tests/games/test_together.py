@@ -7,11 +7,10 @@ from channels.db import database_sync_to_async
 
 from games import selectors
 from games.engine.tells import face_at
-from games.models import Room
 from games.realtime import limits, windows
 from tests.games.conftest import Player
-from tests.games.test_table_refusals import expect_error, room_version
-from tests.rooms import computer_room, friends_in_play
+from tests.games.refusals import expect_error, room_version
+from tests.rooms import easy_room_where_the_computer_gives_the_joker, friends_in_play
 from tests.support import ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -158,22 +157,9 @@ async def test_the_fifth_reaction_in_ten_seconds_is_sent_and_the_sixth_refused(s
     assert (await next_of(spectator, "reaction"))["reaction"] == "thanks"
 
 
-def _easy_room_where_the_computer_gives_the_joker(me, **options):
-    """An Easy computer room in which ``me`` draws first from the computer, who holds the
-    joker; and the joker's position in its hand."""
-    for _ in range(40):
-        room = computer_room(me, seats=2, rounds=1, computer_level="easy", **options)
-        state = selectors.snapshot(room.pk)
-        rnd = state["round"]["state"]
-        if rnd["drawer"] == 0 and "JK" in rnd["hands"][rnd["giver"]]:
-            return room, rnd["hands"][rnd["giver"]].index("JK")
-        Room.objects.filter(pk=room.pk).delete()
-    raise AssertionError("no deal gave the computer the joker with the human to draw")
-
-
 async def test_an_easy_computer_looks_worried_when_its_joker_is_pointed_at():
     me = await Player.guest("me")
-    room, joker = await database_sync_to_async(_easy_room_where_the_computer_gives_the_joker)(me)
+    room, joker = await database_sync_to_async(easy_room_where_the_computer_gives_the_joker)(me)
     assert await me.connect(room.code)
     giver = me.state["round"]["giver"]
     at = ply(me.state, "point")
@@ -216,7 +202,7 @@ async def no_face_at(pointer: Player, position: int) -> None:
 
 async def test_a_bot_pointing_at_a_computer_seat_gets_no_face():
     bot = await Player.bot("Pointer")
-    room, joker = await database_sync_to_async(_easy_room_where_the_computer_gives_the_joker)(
+    room, joker = await database_sync_to_async(easy_room_where_the_computer_gives_the_joker)(
         bot, bot=True
     )
     assert await bot.connect(room.code)

@@ -6,9 +6,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games import schedule, selectors, services
-from tests.games.conftest import Player
-from tests.games.test_error_codes import round_one_over
-from tests.games.test_events import event_is
+from tests.games.conftest import Player, event_is, round_one_over
 from tests.rooms import waiting_table
 
 pytestmark = pytest.mark.django_db(transaction=True)

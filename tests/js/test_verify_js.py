@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 from games.engine import BALANCED_DEALS, deal_start_offset, get_variant, seeded
-from tests.lobby.test_replay import verify_page_data
+from tests.lobby.replays import verify_page_data
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "tests" / "js" / "verify_cases.mjs"
@@ -28,7 +28,7 @@ def seed_for(name: str) -> bytes:
     return hashlib.sha256(name.encode()).digest()
 
 
-def record(variant, players, dealer, seed, start, options, version=1, counts=None) -> dict:
+def deal_record(variant, players, dealer, seed, start, options, version=1, counts=None) -> dict:
     """A finished round's deal as the replay page gives it to verify.js."""
     state = seeded.deal_from_seed(
         variant, players, dealer, seed, options, version=version, start=start, counts=counts
@@ -75,11 +75,11 @@ def cases_for(variant: str, players: int) -> list[tuple[str, dict, str]]:
 
     state, deal = seeded.new_deal(variant, players, dealer, seed, options)
     assert deal.version == 2
-    new = record(variant, players, dealer, seed, deal.start, options, 2, deal.counts)
+    new = deal_record(variant, players, dealer, seed, deal.start, options, 2, deal.counts)
     assert new["dealt"] == state.dealt
-    good = record(variant, players, dealer, seed, old, options)
+    good = deal_record(variant, players, dealer, seed, old, options)
     uneven = uneven_counts(variant, players, dealer)
-    v2 = record(variant, players, dealer, seed, old, options, 2, uneven)
+    v2 = deal_record(variant, players, dealer, seed, old, options, 2, uneven)
     assert [len(h) for h in v2["dealt"]] == uneven
 
     swapped = json.loads(json.dumps(good["dealt"]))
@@ -131,7 +131,7 @@ def cases_for(variant: str, players: int) -> list[tuple[str, dict, str]]:
         state, deal = seeded.new_deal(
             variant, players, dealer, seed, {**options, "balanced_deal": True}
         )
-        balanced = record(variant, players, dealer, seed, deal.start, options, 2, deal.counts)
+        balanced = deal_record(variant, players, dealer, seed, deal.start, options, 2, deal.counts)
         assert balanced["dealt"] == state.dealt
         own = list(new["deal_counts"])
         cases += [

@@ -50,7 +50,7 @@ COMPUTER_GAME = {
 
 
 @pytest.fixture
-def make_user(db):
+def make_account(db):
     def make(name, **extra):
         return get_user_model().objects.create_user(username=name, password=PASSWORD, **extra)
 
@@ -58,12 +58,12 @@ def make_user(db):
 
 
 @pytest.fixture
-def host(make_user):
-    return make_user("hana")
+def host(make_account):
+    return make_account("hana")
 
 
 @pytest.fixture
-def friends_room(host):
+def make_friends_room(host):
     def make(seats=3, listed=False, variant="babanuki"):
         return rooms.friends_room(
             host, seats=seats, listed=listed, variant=variant, **rooms.one_round(variant)

@@ -35,13 +35,13 @@ def test_sign_up_refuses_weak_passwords_with_a_message(client):
 @pytest.mark.parametrize(
     "target", ["https://evil.example/", "//evil.example/x", "javascript:alert(1)"]
 )
-def test_no_open_redirect_through_next(client, make_user, target):
+def test_no_open_redirect_through_next(client, make_account, target):
     response = client.post(
         "/accounts/signup/",
         {"username": "s1", "password1": PASSWORD, "password2": PASSWORD, "next": target},
     )
     assert response["Location"] == "/"
-    make_user("l1")
+    make_account("l1")
     other = Client()
     response = other.post(
         "/accounts/login/", {"username": "l1", "password": PASSWORD, "next": target}
@@ -65,16 +65,16 @@ def test_signing_up_keeps_the_guests_games(client):
     assert code in client.get("/").content.decode()
 
 
-def test_logout_is_post_only(client, make_user):
-    user = make_user("bye")
+def test_logout_is_post_only(client, make_account):
+    user = make_account("bye")
     client.force_login(user)
     assert client.get("/accounts/logout/").status_code == 405
     assert client.post("/accounts/logout/").status_code == 302
     assert "_auth_user_id" not in client.session
 
 
-def test_change_password(client, make_user):
-    user = make_user("pw")
+def test_change_password(client, make_account):
+    user = make_account("pw")
     client.force_login(user)
     new = "another-strong-secret-7"
     response = client.post(
@@ -86,8 +86,8 @@ def test_change_password(client, make_user):
     assert user.check_password(new)
 
 
-def test_profile_shows_matches_by_variant(client, make_user):
-    user = make_user("pro")
+def test_profile_shows_matches_by_variant(client, make_account):
+    user = make_account("pro")
     room = computer_room(user, rounds=1)
     services.resign(room_id=room.pk, actor=services.Actor(user_id=user.pk))
     client.force_login(user)
@@ -95,8 +95,8 @@ def test_profile_shows_matches_by_variant(client, make_user):
     assert "Babanuki" in text and f"/r/{room.code}/" in text and "lost" in text
 
 
-def test_room_page_lists_each_rounds_loser_and_length(client, make_user):
-    user = make_user("hist")
+def test_room_page_lists_each_rounds_loser_and_length(client, make_account):
+    user = make_account("hist")
     room = computer_room(user, variant="old_maid", strike_limit=1)
     play_out_versus_computer(room, user)
     rnd = room.matches.get().rounds.get()

@@ -23,8 +23,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def owner(make_user):
-    return make_user("ann")
+def owner(make_account):
+    return make_account("ann")
 
 
 def new_bot(owner, name="RandomRita", *, online=True) -> tuple[Bot, str]:
@@ -134,9 +134,9 @@ def test_a_new_token_replaces_the_old_and_revoking_leaves_none(client, owner):
     assert api(client, "get", "/api/bot/account", new).status_code == 401
 
 
-def test_nobody_else_re_tokens_or_revokes_a_bot(client, owner, make_user):
+def test_nobody_else_re_tokens_or_revokes_a_bot(client, owner, make_account):
     bot, token = new_bot(owner)
-    logged_in(client, make_user("mallory"))
+    logged_in(client, make_account("mallory"))
     client.post(f"/accounts/profile/bots/{bot.pk}/token/")
     client.post(f"/accounts/profile/bots/{bot.pk}/revoke/")
     bot.refresh_from_db()
@@ -257,12 +257,12 @@ def test_a_body_past_the_upload_limit_is_a_json_400(owner, settings):
         assert response.status_code == 400 and response.json()["error"] == "malformed", path
 
 
-def test_a_persons_cookies_open_nothing_under_the_api_without_a_csrf_token(owner, make_user):
+def test_a_persons_cookies_open_nothing_under_the_api_without_a_csrf_token(owner, make_account):
     """The API is exempt from the CSRF check because it reads no cookie: a signed-in
     person's request, sent without the form's CSRF token, changes nothing there."""
     bot, _token = new_bot(owner)
     new_bot(owner, "Beta")
-    host = make_user("hana")
+    host = make_account("hana")
     made = bots.challenge(
         room_id=waiting_room(host).pk, actor=Actor(user_id=host.pk), bot_name=bot.name
     )
@@ -302,9 +302,9 @@ def test_a_challenge_naming_a_field_it_does_not_take_is_refused_naming_it(client
     assert not Room.objects.exists()
 
 
-def test_an_answer_to_a_challenge_with_a_field_is_refused_naming_it(owner, make_user):
+def test_an_answer_to_a_challenge_with_a_field_is_refused_naming_it(owner, make_account):
     bot, token = new_bot(owner)
-    host = make_user("hana")
+    host = make_account("hana")
     room = waiting_room(host)
     made = bots.challenge(room_id=room.pk, actor=Actor(user_id=host.pk), bot_name=bot.name)
     path = f"/api/bot/challenges/{made.pk}/accept"
@@ -354,12 +354,12 @@ def test_the_host_invites_an_online_bot_and_accepting_seats_it(client, owner):
     assert again.status_code == 409 and again.json()["error"] == "not_allowed"
 
 
-def test_only_the_host_invites_and_only_an_online_bot(client, owner, make_user):
+def test_only_the_host_invites_and_only_an_online_bot(client, owner, make_account):
     new_bot(owner)
     offline, _ = new_bot(owner, "Sleepy", online=False)
-    host = make_user("hana")
+    host = make_account("hana")
     room = waiting_room(host)
-    logged_in(client, make_user("mallory"))
+    logged_in(client, make_account("mallory"))
     client.post(f"/r/{room.code}/invite-bot/", {"bot": "RandomRita"})
     logged_in(client, host)
     client.post(f"/r/{room.code}/invite-bot/", {"bot": "Sleepy"})
@@ -370,9 +370,9 @@ def test_only_the_host_invites_and_only_an_online_bot(client, owner, make_user):
     assert '<option value="Sleepy">' not in page
 
 
-def test_a_bot_cannot_take_a_seat_after_the_start_and_is_told(owner, make_user):
+def test_a_bot_cannot_take_a_seat_after_the_start_and_is_told(owner, make_account):
     bot, token = new_bot(owner)
-    host = make_user("hana")
+    host = make_account("hana")
     room = waiting_room(host)
     made = bots.challenge(room_id=room.pk, actor=Actor(user_id=host.pk), bot_name="RandomRita")
     rooms.services.start_match(
@@ -385,10 +385,10 @@ def test_a_bot_cannot_take_a_seat_after_the_start_and_is_told(owner, make_user):
     assert not room.seats.filter(user_id=bot.pk).exists()
 
 
-def test_a_bot_answers_only_its_own_challenges(owner, make_user):
+def test_a_bot_answers_only_its_own_challenges(owner, make_account):
     bot, _token = new_bot(owner)
     _other, other_token = new_bot(owner, "Other")
-    host = make_user("hana")
+    host = make_account("hana")
     room = waiting_room(host)
     made = bots.challenge(room_id=room.pk, actor=Actor(user_id=host.pk), bot_name="RandomRita")
     for how in ("accept", "decline"):
@@ -399,9 +399,9 @@ def test_a_bot_answers_only_its_own_challenges(owner, make_user):
     assert not room.seats.filter(user_id=bot.pk).exists()
 
 
-def test_a_declined_challenge_cannot_be_accepted(owner, make_user):
+def test_a_declined_challenge_cannot_be_accepted(owner, make_account):
     _bot, token = new_bot(owner)
-    host = make_user("hana")
+    host = make_account("hana")
     room = waiting_room(host)
     made = bots.challenge(room_id=room.pk, actor=Actor(user_id=host.pk), bot_name="RandomRita")
     assert api(Client(), "post", f"/api/bot/challenges/{made.pk}/decline", token).status_code == 200
@@ -409,9 +409,11 @@ def test_a_declined_challenge_cannot_be_accepted(owner, make_user):
     assert room.seats.filter(bot=True).count() == 0
 
 
-def test_challenges_a_minute_pass_to_the_limit_and_the_next_is_refused(owner, make_user, settings):
+def test_challenges_a_minute_pass_to_the_limit_and_the_next_is_refused(
+    owner, make_account, settings
+):
     settings.BOT_CHALLENGES_PER_MINUTE = 3
-    host = make_user("hana")
+    host = make_account("hana")
     for i in range(3):
         new_bot(owner, f"bot{i}")
     new_bot(owner, "bot3")
@@ -575,9 +577,9 @@ def test_the_form_takes_as_many_bots_as_opponents_and_refuses_one_more(client, o
     assert Challenge.objects.count() == 2
 
 
-def test_a_person_joining_by_link_leaves_the_seat_a_bot_is_invited_to(owner, make_user):
+def test_a_person_joining_by_link_leaves_the_seat_a_bot_is_invited_to(owner, make_account):
     bot, token = new_bot(owner)
-    host = make_user("hana")
+    host = make_account("hana")
     room = waiting_room(host, seats=3)
     made = bots.challenge(room_id=room.pk, actor=Actor(user_id=host.pk), bot_name="RandomRita")
     rooms.services.join_room(room_id=room.pk, actor=Actor(guest="g1"), name="Mia")

@@ -19,8 +19,8 @@ def guest_room(client) -> str:
     return response["Location"].split("/")[2]
 
 
-def test_a_guest_who_logs_in_keeps_their_room_and_seat(client, make_user):
-    user = make_user("returning")
+def test_a_guest_who_logs_in_keeps_their_room_and_seat(client, make_account):
+    user = make_account("returning")
     code = guest_room(client)
     response = client.post("/accounts/login/", {"username": "returning", "password": PASSWORD})
     assert response.status_code == 302
@@ -34,8 +34,8 @@ def test_a_guest_who_logs_in_keeps_their_room_and_seat(client, make_user):
     assert code in client.get("/").content.decode()  # among "your games"
 
 
-def test_claiming_moves_each_claimed_rooms_version_on(client, make_user):
-    make_user("versioned")
+def test_claiming_moves_each_claimed_rooms_version_on(client, make_account):
+    make_account("versioned")
     code = guest_room(client)
     before = Room.objects.get(code=code).version
     client.post("/accounts/login/", {"username": "versioned", "password": PASSWORD})
@@ -43,9 +43,9 @@ def test_claiming_moves_each_claimed_rooms_version_on(client, make_user):
 
 
 def test_an_account_already_seated_keeps_its_seat_and_the_guest_seat_stays(
-    client, make_user, friends_room, host
+    client, make_account, make_friends_room, host
 ):
-    room = friends_room(seats=3)
+    room = make_friends_room(seats=3)
     # The account sits at seat 1 from another device ...
     services.join_room(room_id=room.pk, actor=services.Actor(user_id=host.pk), name="other")
     # ... and, as a guest in this browser, at seat 2.
@@ -69,8 +69,8 @@ def test_signing_up_still_keeps_the_guests_games(client):
     assert client.get(f"/r/{code}/").status_code == 200
 
 
-def test_looking_at_pages_stores_no_session(friends_room):
-    room = friends_room(seats=3)
+def test_looking_at_pages_stores_no_session(make_friends_room):
+    room = make_friends_room(seats=3)
     watch = f"/r/{room.code}/?t={room.watch_token}"
     for _ in range(3):
         for path in ("/", "/rules/", f"/join/{room.token}/", watch, "/new/"):

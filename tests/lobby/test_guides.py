@@ -102,8 +102,8 @@ def test_the_guides_chrome_is_in_the_readers_language_and_its_text_english(
     assert "<h2 id=" in article(page)
 
 
-def test_no_bots_name_takes_a_guides_place(client, make_user):
-    owner = make_user("ann")
+def test_no_bots_name_takes_a_guides_place(client, make_account):
+    owner = make_account("ann")
     for name in ("docs", "guide", "protocol"):
         bots.create_bot(owner_id=owner.pk, name=name)
         assert client.get(f"/bots/{name}/").context["bot"].name == name
@@ -114,8 +114,8 @@ def test_no_bots_name_takes_a_guides_place(client, make_user):
     ("language", "words"),
     [("en", "the bot API's guide"), ("ja", "ボット API のガイド"), ("zh-hans", "机器人 API 指南")],
 )
-def test_the_profile_and_the_bot_pages_link_to_the_guide(client, make_user, language, words):
-    owner = make_user("ann")
+def test_the_profile_and_the_bot_pages_link_to_the_guide(client, make_account, language, words):
+    owner = make_account("ann")
     logged_in(client, owner)
     link = f'<a href="/docs/bots/">{words}</a>'
     profile = client.get("/accounts/profile/", HTTP_ACCEPT_LANGUAGE=language).content.decode()

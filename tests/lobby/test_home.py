@@ -16,13 +16,13 @@ from tests.lobby.conftest import logged_in
 pytestmark = pytest.mark.django_db
 
 
-def test_lobby_lists_listed_waiting_rooms_only(client, friends_room, host):
+def test_lobby_lists_listed_waiting_rooms_only(client, make_friends_room, host):
     actor = services.Actor(user_id=host.pk)
-    listed = friends_room(listed=True)
-    private = friends_room(listed=False)
-    playing = friends_room(listed=True)
+    listed = make_friends_room(listed=True)
+    private = make_friends_room(listed=False)
+    playing = make_friends_room(listed=True)
     services.start_match(room_id=playing.pk, actor=actor, fill_with_computers=True)
-    finished = friends_room(seats=2, listed=True)
+    finished = make_friends_room(seats=2, listed=True)
     services.start_match(room_id=finished.pk, actor=actor, fill_with_computers=True)
     services.resign(room_id=finished.pk, actor=actor)
     statuses = Room.objects.filter(pk__in=[playing.pk, finished.pk]).order_by("pk")
@@ -33,16 +33,16 @@ def test_lobby_lists_listed_waiting_rooms_only(client, friends_room, host):
     assert "1/3" in text and "hana" in text
 
 
-def test_started_rooms_leave_the_lobby(client, friends_room, host):
-    room = friends_room(listed=True)
+def test_started_rooms_leave_the_lobby(client, make_friends_room, host):
+    room = make_friends_room(listed=True)
     services.start_match(
         room_id=room.pk, actor=services.Actor(user_id=host.pk), fill_with_computers=True
     )
     assert room.code not in client.get("/").content.decode()
 
 
-def test_my_active_rooms_have_a_rejoin_link(client, friends_room, host):
-    room = friends_room()
+def test_my_active_rooms_have_a_rejoin_link(client, make_friends_room, host):
+    room = make_friends_room()
     text = logged_in(client, host).get("/").content.decode()
     assert f"/r/{room.code}/" in text and "Rejoin" in text
 
@@ -67,8 +67,8 @@ def listed_bots(page: str) -> list[str]:
     return re.findall(r'<a href="/bots/([^/"]+)/">', found.group(1)) if found else []
 
 
-def test_the_home_page_lists_exactly_the_bots_whose_stream_is_open(client, make_user):
-    owner = make_user("ann")
+def test_the_home_page_lists_exactly_the_bots_whose_stream_is_open(client, make_account):
+    owner = make_account("ann")
     made = {
         name: bots.create_bot(owner_id=owner.pk, name=name)[0].pk
         for name in ("Open", "Closed", "Lapsed", "Revoked", "Never")
@@ -113,8 +113,8 @@ def home_page(client) -> tuple[str, list, float]:
     return page, statements, time.perf_counter() - started
 
 
-def test_the_home_page_reads_the_bots_online_alike_with_10_and_20000_bots(client, make_user):
-    owner = make_user("ann")
+def test_the_home_page_reads_the_bots_online_alike_with_10_and_20000_bots(client, make_account):
+    owner = make_account("ann")
     online = [bots.create_bot(owner_id=owner.pk, name=f"Online{i}")[0] for i in range(3)]
     held = {bot.pk: streams.claim(bot.pk) for bot in online}
     assert all(held.values())

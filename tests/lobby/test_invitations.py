@@ -14,9 +14,9 @@ from tests.lobby.conftest import PASSWORD, logged_in
 pytestmark = pytest.mark.django_db
 
 
-def test_a_visitor_sees_who_invites_them_to_which_game(client, friends_room):
+def test_a_visitor_sees_who_invites_them_to_which_game(client, make_friends_room):
     """No log-in on the way: the link itself says whose game it is and how it is played."""
-    room = friends_room(seats=3)
+    room = make_friends_room(seats=3)
     response = client.get(f"/join/{room.token}/")
     assert response.status_code == 200
     text = response.content.decode()
@@ -34,8 +34,8 @@ def test_a_visitor_sees_who_invites_them_to_which_game(client, friends_room):
     assert "sessionid" not in response.cookies  # opening the link makes no guest
 
 
-def test_a_guest_sits_down_at_once_with_the_name_they_type(client, friends_room):
-    room = friends_room()
+def test_a_guest_sits_down_at_once_with_the_name_they_type(client, make_friends_room):
+    room = make_friends_room()
     response = client.post(f"/join/{room.token}/", {"name": "  Mia   Rose "})
     assert response["Location"] == f"/r/{room.code}/"
     seat = Seat.objects.get(room=room, index=1)
@@ -50,8 +50,8 @@ def test_a_guest_sits_down_at_once_with_the_name_they_type(client, friends_room)
 
 
 @pytest.mark.parametrize("name", ["Zoë", "さくら", "小明", "x" * 30, "Ann-Marie O'Neil"])
-def test_names_in_any_script_up_to_thirty_characters(client, friends_room, name):
-    room = friends_room()
+def test_names_in_any_script_up_to_thirty_characters(client, make_friends_room, name):
+    room = make_friends_room()
     assert client.post(f"/join/{room.token}/", {"name": name}).status_code == 302
     assert Seat.objects.get(room=room, index=1).name == name
 
@@ -68,8 +68,10 @@ def test_names_in_any_script_up_to_thirty_characters(client, friends_room, name)
         ("HANA", "Someone at this table is already called HANA"),
     ],
 )
-def test_a_name_that_does_not_fit_is_refused_next_to_the_field(client, friends_room, name, message):
-    room = friends_room()
+def test_a_name_that_does_not_fit_is_refused_next_to_the_field(
+    client, make_friends_room, name, message
+):
+    room = make_friends_room()
     response = client.post(f"/join/{room.token}/", {"name": name})
     assert response.status_code == 200
     assert message in response.content.decode()
@@ -77,8 +79,8 @@ def test_a_name_that_does_not_fit_is_refused_next_to_the_field(client, friends_r
     assert Seat.objects.filter(room=room, index=1, guest="", user=None).exists()
 
 
-def test_a_guest_who_joined_by_invitation_keeps_the_seat_on_signing_up(client, friends_room):
-    room = friends_room()
+def test_a_guest_who_joined_by_invitation_keeps_the_seat_on_signing_up(client, make_friends_room):
+    room = make_friends_room()
     client.post(f"/join/{room.token}/", {"name": "Mia"})
     guest = client.session["guest_id"]
     response = client.post(
@@ -93,15 +95,17 @@ def test_a_guest_who_joined_by_invitation_keeps_the_seat_on_signing_up(client, f
     assert page.context["seated"]
 
 
-def test_signed_in_players_sit_down_as_themselves_or_under_a_name(client, friends_room, make_user):
-    room = friends_room(seats=4)
-    gus = make_user("gus")
+def test_signed_in_players_sit_down_as_themselves_or_under_a_name(
+    client, make_friends_room, make_account
+):
+    room = make_friends_room(seats=4)
+    gus = make_account("gus")
     text = logged_in(client, gus).get(f"/join/{room.token}/").content.decode()
     assert 'value="gus"' in text and "Left as it is, you sit down as gus." in text
     assert "If you sign up later" not in text
     client.post(f"/join/{room.token}/", {"name": ""})
     assert Seat.objects.get(room=room, user=gus).name == "gus"
-    ida = make_user("ida")
+    ida = make_account("ida")
     logged_in(client, ida).post(f"/join/{room.token}/", {"name": "Ida the Bold"})
     assert Seat.objects.get(room=room, user=ida).name == "Ida the Bold"
 
@@ -113,16 +117,16 @@ def test_signed_in_players_sit_down_as_themselves_or_under_a_name(client, friend
         ("zh-hans", ["hana 邀请你玩日式抽鬼牌", "4 个座位中已有 1 个有人", "访客身份"]),
     ],
 )
-def test_the_invitation_speaks_the_readers_language(client, friends_room, language, expected):
-    room = friends_room(seats=4)
+def test_the_invitation_speaks_the_readers_language(client, make_friends_room, language, expected):
+    room = make_friends_room(seats=4)
     text = client.get(f"/join/{room.token}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
     for words in expected:
         assert words in text
 
 
-def test_logging_in_leads_back_to_the_join_page(client, friends_room, make_user):
-    room = friends_room()
-    make_user("back")
+def test_logging_in_leads_back_to_the_join_page(client, make_friends_room, make_account):
+    room = make_friends_room()
+    make_account("back")
     response = client.post(
         "/accounts/login/",
         {"username": "back", "password": PASSWORD, "next": f"/join/{room.token}/"},
@@ -131,9 +135,9 @@ def test_logging_in_leads_back_to_the_join_page(client, friends_room, make_user)
     assert client.get(response["Location"]).status_code == 200
 
 
-def test_the_join_page_says_which_game_and_seats_nobody(client, friends_room, make_user):
-    room = friends_room(seats=4, variant="schwarzer_peter")
-    guest = make_user("gus")
+def test_the_join_page_says_which_game_and_seats_nobody(client, make_friends_room, make_account):
+    room = make_friends_room(seats=4, variant="schwarzer_peter")
+    guest = make_account("gus")
     response = logged_in(client, guest).get(f"/join/{room.token}/")
     assert response.status_code == 200
     text = response.content.decode()
@@ -147,9 +151,9 @@ def test_the_join_page_says_which_game_and_seats_nobody(client, friends_room, ma
     assert not Seat.objects.filter(room=room, user=guest).exists()
 
 
-def test_the_button_takes_a_free_seat(client, friends_room, make_user):
-    room = friends_room()
-    guest = make_user("gus")
+def test_the_button_takes_a_free_seat(client, make_friends_room, make_account):
+    room = make_friends_room()
+    guest = make_account("gus")
     response = logged_in(client, guest).post(f"/join/{room.token}/")
     assert response["Location"] == f"/r/{room.code}/"
     assert Seat.objects.get(room=room, user=guest).index == 1
@@ -159,9 +163,9 @@ def test_the_button_takes_a_free_seat(client, friends_room, make_user):
     assert Seat.objects.filter(room=room, user=guest).count() == 1
 
 
-def test_sitting_down_needs_the_csrf_token(friends_room, make_user):
-    room = friends_room()
-    guest = make_user("forged")
+def test_sitting_down_needs_the_csrf_token(make_friends_room, make_account):
+    room = make_friends_room()
+    guest = make_account("forged")
     client = Client(enforce_csrf_checks=True)
     client.force_login(guest)
     assert client.post(f"/join/{room.token}/").status_code == 403
@@ -173,10 +177,10 @@ def test_sitting_down_needs_the_csrf_token(friends_room, make_user):
     assert Seat.objects.filter(room=room, user=guest).exists()
 
 
-def test_full_or_started_room_offers_to_watch(client, friends_room, make_user, host):
-    room = friends_room(seats=2)
-    logged_in(client, make_user("first")).post(f"/join/{room.token}/")
-    late = make_user("late")
+def test_full_or_started_room_offers_to_watch(client, make_friends_room, make_account, host):
+    room = make_friends_room(seats=2)
+    logged_in(client, make_account("first")).post(f"/join/{room.token}/")
+    late = make_account("late")
     logged_in(client, late)
     for method in (client.get, client.post):
         response = method(f"/join/{room.token}/")
@@ -187,7 +191,7 @@ def test_full_or_started_room_offers_to_watch(client, friends_room, make_user, h
         assert room.token not in text.replace(f"/join/{room.token}/", "")
     assert client.get(f"/r/{room.code}/?t={room.watch_token}").status_code == 200
 
-    started = friends_room(seats=3)
+    started = make_friends_room(seats=3)
     services.start_match(
         room_id=started.pk, actor=services.Actor(user_id=host.pk), fill_with_computers=True
     )
@@ -198,9 +202,9 @@ def test_full_or_started_room_offers_to_watch(client, friends_room, make_user, h
     assert not Seat.objects.filter(user=late).exists()
 
 
-def test_the_watch_token_watches_and_never_takes_a_seat(client, friends_room, make_user):
-    room = friends_room()
-    viewer = make_user("viewer")
+def test_the_watch_token_watches_and_never_takes_a_seat(client, make_friends_room, make_account):
+    room = make_friends_room()
+    viewer = make_account("viewer")
     logged_in(client, viewer)
     assert client.get(f"/r/{room.code}/?t={room.watch_token}").status_code == 200
     assert client.get(f"/join/{room.watch_token}/").status_code == 404
@@ -237,11 +241,11 @@ def no_errors_logged(caplog):
 
 @pytest.mark.parametrize("token", MALFORMED)
 def test_wrong_and_malformed_tokens_are_a_plain_404(
-    client, friends_room, token, make_user, no_errors_logged
+    client, make_friends_room, token, make_account, no_errors_logged
 ):
-    room = friends_room()
+    room = make_friends_room()
     quoted = quote(token, safe="")
-    user = make_user("u")
+    user = make_account("u")
     for c in (client, logged_in(Client(), user)):
         for response in (
             c.get(f"/join/{quoted}/"),
@@ -266,9 +270,9 @@ def test_malformed_room_codes_are_a_plain_404(client, code, no_errors_logged):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("token", ["é" * 43, "\x00" * 43, "a" * 5000, "x"])
 async def test_a_malformed_token_is_accepted_then_closed_with_4403_like_a_wrong_one(
-    friends_room, token, no_errors_logged
+    make_friends_room, token, no_errors_logged
 ):
-    room = await database_sync_to_async(friends_room)()
+    room = await database_sync_to_async(make_friends_room)()
     socket = WebsocketCommunicator(
         application,
         f"/ws/rooms/{room.code}/?t={quote(token, safe='')}",
@@ -280,11 +284,13 @@ async def test_a_malformed_token_is_accepted_then_closed_with_4403_like_a_wrong_
     assert (message["type"], message.get("code")) == ("websocket.close", 4403)
 
 
-def test_host_can_remove_a_waiting_player_and_others_cannot(client, friends_room, make_user, host):
-    room = friends_room()
-    guest = make_user("gone")
+def test_host_can_remove_a_waiting_player_and_others_cannot(
+    client, make_friends_room, make_account, host
+):
+    room = make_friends_room()
+    guest = make_account("gone")
     logged_in(client, guest).post(f"/join/{room.token}/")
-    other = make_user("other")
+    other = make_account("other")
     logged_in(client, other).post(f"/join/{room.token}/")
     response = logged_in(client, other).post(f"/r/{room.code}/remove/1/")
     assert Seat.objects.get(room=room, index=1).user_id == guest.pk
@@ -293,9 +299,9 @@ def test_host_can_remove_a_waiting_player_and_others_cannot(client, friends_room
     assert Seat.objects.get(room=room, index=1).is_empty
 
 
-def test_host_starts_early_filling_with_the_computer(client, friends_room, host, make_user):
-    room = friends_room(seats=4)
-    guest = make_user("early")
+def test_host_starts_early_filling_with_the_computer(client, make_friends_room, host, make_account):
+    room = make_friends_room(seats=4)
+    guest = make_account("early")
     logged_in(client, guest).post(f"/join/{room.token}/")
     response = logged_in(client, guest).post(f"/r/{room.code}/start/", {"fill": "1"}, follow=True)
     assert "Only the host may start" in response.content.decode()
@@ -307,8 +313,8 @@ def test_host_starts_early_filling_with_the_computer(client, friends_room, host,
     assert [s.is_computer for s in room.seats.all()] == [False, False, True, True]
 
 
-def test_every_watch_link_uses_the_watch_token(client, friends_room, host, make_user):
-    room = friends_room()
+def test_every_watch_link_uses_the_watch_token(client, make_friends_room, host, make_account):
+    room = make_friends_room()
     text = logged_in(client, host).get(f"/r/{room.code}/").content.decode()
     assert f"/join/{room.token}/" in text  # the invitation, beside
     assert f"/r/{room.code}/?t={room.watch_token}" in text  # the link to watch

@@ -31,9 +31,9 @@ async def lobby_socket():
     return socket
 
 
-async def test_lobby_follows_rooms_opening_filling_and_starting(make_user):
-    host = await database_sync_to_async(make_user)("hal")
-    guest = await database_sync_to_async(make_user)("gil")
+async def test_lobby_follows_rooms_opening_filling_and_starting(make_account):
+    host = await database_sync_to_async(make_account)("hal")
+    guest = await database_sync_to_async(make_account)("gil")
     socket = await lobby_socket()
 
     room = await database_sync_to_async(friends_room)(
@@ -61,8 +61,8 @@ async def test_lobby_follows_rooms_opening_filling_and_starting(make_user):
     await socket.disconnect()
 
 
-async def test_a_playing_listed_room_sends_the_lobby_nothing(make_user):
-    host = await database_sync_to_async(make_user)("hal")
+async def test_a_playing_listed_room_sends_the_lobby_nothing(make_account):
+    host = await database_sync_to_async(make_account)("hal")
     actor = services.Actor(user_id=host.pk)
     socket = await lobby_socket()
 

@@ -7,14 +7,14 @@ import pytest
 from axes.models import AccessAttempt
 
 from tests.lobby.conftest import PASSWORD
-from tests.lobby.test_logins import ELSEWHERE, HOME, SITE, locked, log_in
+from tests.lobby.logins import ELSEWHERE, HOME, SITE, locked, log_in
 
 pytestmark = pytest.mark.django_db
 
 
-def test_failures_count_per_name_and_address_and_never_add_up_across_pairs(make_user):
-    make_user("ann")
-    make_user("sis")
+def test_failures_count_per_name_and_address_and_never_add_up_across_pairs(make_account):
+    make_account("ann")
+    make_account("sis")
     pairs = [("ann", HOME), ("ann", ELSEWHERE), ("sis", HOME)]
     # One short of the limit (5) for each pair: 8 failures for "ann", 8 from HOME.
     for name, address in pairs:

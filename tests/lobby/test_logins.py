@@ -6,31 +6,18 @@ from datetime import timedelta
 import pytest
 from axes.models import AccessAttempt
 from django.core.management import call_command
-from django.test import AsyncClient, Client
+from django.test import AsyncClient
 from django.utils import timezone
 
 from tests.lobby.conftest import PASSWORD
+from tests.lobby.logins import ADMIN, ELSEWHERE, HOME, SITE, locked, log_in
 
 pytestmark = pytest.mark.django_db
 
-HOME = "203.0.113.5"  # the family's router
-ELSEWHERE = "198.51.100.7"
-ADMIN, SITE = "/admin/login/", "/accounts/login/"
 
-
-def log_in(path: str, username: str, password: str, address: str, **headers):
-    client = Client(REMOTE_ADDR=address, **headers)
-    response = client.post(path, {"username": username, "password": password})
-    return response, "_auth_user_id" in client.session
-
-
-def locked(response) -> bool:
-    return response.status_code == 429 and "Too many failed log-ins" in response.content.decode()
-
-
-def test_eight_wrong_passwords_on_the_admin_then_the_right_one_is_refused(make_user):
-    make_user("boss", is_staff=True, is_superuser=True)
-    make_user("kid", is_staff=True)
+def test_eight_wrong_passwords_on_the_admin_then_the_right_one_is_refused(make_account):
+    make_account("boss", is_staff=True, is_superuser=True)
+    make_account("kid", is_staff=True)
     for _ in range(8):
         response, ok = log_in(ADMIN, "boss", "wrong", HOME)
         assert not ok
@@ -45,9 +32,9 @@ def test_eight_wrong_passwords_on_the_admin_then_the_right_one_is_refused(make_u
     assert ok
 
 
-def test_the_sites_log_in_locks_at_the_limit_with_our_page(make_user):
-    make_user("ann")
-    make_user("sis")
+def test_the_sites_log_in_locks_at_the_limit_with_our_page(make_account):
+    make_account("ann")
+    make_account("sis")
     for attempt in range(1, 6):
         response, _ = log_in(SITE, "ann", "wrong", HOME)
         if attempt < 5:
@@ -64,8 +51,8 @@ def test_the_sites_log_in_locks_at_the_limit_with_our_page(make_user):
     assert locked(log_in(ADMIN, "ann", PASSWORD, HOME)[0])
 
 
-def test_a_forged_forwarding_header_does_not_dodge_the_count(make_user):
-    make_user("ann")
+def test_a_forged_forwarding_header_does_not_dodge_the_count(make_account):
+    make_account("ann")
     for _ in range(5):
         log_in(SITE, "ann", "wrong", HOME)
     for header in ("HTTP_X_FORWARDED_FOR", "HTTP_X_REAL_IP"):
@@ -73,8 +60,8 @@ def test_a_forged_forwarding_header_does_not_dodge_the_count(make_user):
         assert not ok and locked(response)
 
 
-def test_success_resets_the_count(make_user):
-    make_user("ann")
+def test_success_resets_the_count(make_account):
+    make_account("ann")
     for _ in range(4):
         log_in(SITE, "ann", "wrong", HOME)
     assert log_in(SITE, "ann", PASSWORD, HOME)[1]
@@ -83,8 +70,8 @@ def test_success_resets_the_count(make_user):
     assert log_in(SITE, "ann", PASSWORD, HOME)[1]
 
 
-def test_the_lock_ends_after_the_cool_off(make_user):
-    make_user("ann")
+def test_the_lock_ends_after_the_cool_off(make_account):
+    make_account("ann")
     for _ in range(5):
         log_in(SITE, "ann", "wrong", HOME)
     assert locked(log_in(SITE, "ann", PASSWORD, HOME)[0])
@@ -95,8 +82,8 @@ def test_the_lock_ends_after_the_cool_off(make_user):
     assert log_in(SITE, "ann", PASSWORD, HOME)[1]
 
 
-def test_staff_unlock_a_player_with_a_command(make_user):
-    make_user("ann")
+def test_staff_unlock_a_player_with_a_command(make_account):
+    make_account("ann")
     for _ in range(5):
         log_in(SITE, "ann", "wrong", HOME)
     call_command("axes_reset_username", "ann")
@@ -106,8 +93,8 @@ def test_staff_unlock_a_player_with_a_command(make_user):
 @pytest.mark.parametrize(
     ("language", "heading"), [("ja", "ログインの失敗が多すぎます"), ("zh-hans", "登录失败次数过多")]
 )
-def test_the_lockout_page_speaks_the_readers_language(make_user, language, heading):
-    make_user("ann")
+def test_the_lockout_page_speaks_the_readers_language(make_account, language, heading):
+    make_account("ann")
     for _ in range(5):
         response, _ = log_in(SITE, "ann", "wrong", HOME, HTTP_ACCEPT_LANGUAGE=language)
     assert response.status_code == 429
@@ -127,11 +114,11 @@ class AsyncClientFrom(AsyncClient):
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_the_lockout_page_under_asgi(make_user):
+async def test_the_lockout_page_under_asgi(make_account):
     """Daphne runs the middleware asynchronously (another path through django-axes)."""
     from channels.db import database_sync_to_async
 
-    await database_sync_to_async(make_user)("ann", is_staff=True)
+    await database_sync_to_async(make_account)("ann", is_staff=True)
     client = AsyncClientFrom(HOME)
     for _ in range(8):
         response = await client.post(ADMIN, {"username": "ann", "password": "wrong"})

@@ -13,8 +13,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def room_with_ann(friends_room):
-    room = friends_room(seats=4)
+def room_with_ann(make_friends_room):
+    room = make_friends_room(seats=4)
     Client().post(f"/join/{room.token}/", {"name": "Ann"})
     assert Seat.objects.get(room=room, index=1).name == "Ann"
     return room

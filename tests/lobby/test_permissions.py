@@ -13,15 +13,15 @@ ROLES = ["anonymous", "stranger", "seated", "host", "staff"]
 
 
 @pytest.fixture
-def world(make_user, host):
-    seated = make_user("sam")
+def world(make_account, host):
+    seated = make_account("sam")
     room = friends_room(host, {"sam": seated}, seats=3, rounds=1)
     bots.create_bot(owner_id=host.pk, name="Botty")
     users = {
-        "stranger": make_user("stan"),
+        "stranger": make_account("stan"),
         "seated": seated,
         "host": host,
-        "staff": make_user("staff", is_staff=True),
+        "staff": make_account("staff", is_staff=True),
     }
 
     def client_for(role):

@@ -44,8 +44,8 @@ def test_the_home_page_offers_babanuki_for_four_and_asks_a_guest_for_a_name(clie
     assert 'name="name"' in page
 
 
-def test_a_signed_in_player_sits_down_under_their_username(client, make_user):
-    user = make_user("maya")
+def test_a_signed_in_player_sits_down_under_their_username(client, make_account):
+    user = make_account("maya")
     logged_in(client, user)
     assert 'name="name"' not in client.get("/").content.decode()
     table = table_of(press(client))
@@ -94,9 +94,9 @@ def test_a_waiting_public_table_counts_down_on_its_page_and_anyone_may_watch(
 
 
 def test_the_driver_starts_a_table_at_its_time_with_an_opted_in_bot_then_the_computer(
-    client, make_user
+    client, make_account
 ):
-    owner = make_user("owner")
+    owner = make_account("owner")
     bot, _ = bots.create_bot(owner_id=owner.pk, name="Sharp")
     shy, _ = bots.create_bot(owner_id=owner.pk, name="Shy")
     for b in (bot, shy):
@@ -136,8 +136,8 @@ def test_a_seat_whose_page_never_connects_is_given_back_after_its_grace(client, 
     assert schedule.next_due(freed) is None
 
 
-def test_a_bot_at_one_public_table_is_not_seated_at_another(client_factory, make_user):
-    owner = make_user("owner")
+def test_a_bot_at_one_public_table_is_not_seated_at_another(client_factory, make_account):
+    owner = make_account("owner")
     bot, _ = bots.create_bot(owner_id=owner.pk, name="Sharp")
     bots.claim_stream(bot.pk, 60)
     bots.play_public(owner_id=owner.pk, bot_id=bot.pk, on=True)
@@ -162,8 +162,8 @@ def test_leaving_a_waiting_table_frees_the_seat_and_stops_its_countdown(client):
     assert "You are not waiting at this table." in again.content.decode()
 
 
-def test_an_owner_opts_a_bot_in_and_out_of_public_tables(client, make_user):
-    owner = make_user("owner")
+def test_an_owner_opts_a_bot_in_and_out_of_public_tables(client, make_account):
+    owner = make_account("owner")
     bot, _ = bots.create_bot(owner_id=owner.pk, name="Sharp")
     logged_in(client, owner)
     page = client.post(f"/accounts/profile/bots/{bot.pk}/public/", {"on": "1"}, follow=True)
@@ -174,7 +174,7 @@ def test_an_owner_opts_a_bot_in_and_out_of_public_tables(client, make_user):
     client.post(f"/accounts/profile/bots/{bot.pk}/public/", {"on": "0"})
     assert not Bot.objects.get(pk=bot.pk).plays_public
     # Someone else's bot: refused, unchanged.
-    logged_in(client, make_user("other"))
+    logged_in(client, make_account("other"))
     client.post(f"/accounts/profile/bots/{bot.pk}/public/", {"on": "1"})
     assert not Bot.objects.get(pk=bot.pk).plays_public
 

@@ -4,7 +4,6 @@ for points games; the match list with dates in the reader's language, the game a
 result in words, and a link to the room."""
 
 import re
-from datetime import UTC, datetime
 
 import pytest
 from django.utils import timezone, translation
@@ -12,51 +11,17 @@ from django.utils import timezone, translation
 from games import selectors
 from games.models import Match, Room, Seat
 from lobby.profile import places_text, win_rate
-from tests.rooms import open_room
+from tests.lobby.records import record, room_for
 
 pytestmark = pytest.mark.django_db
-
-DAY = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
-
-
-def room_for(user, variant="babanuki", seats=3, mode=Room.Mode.COMPUTER, **rules):
-    """A room of ``user``'s, for three versus the computer unless told otherwise (points
-    games: three rounds, the default)."""
-    return open_room(user, mode, variant=variant, seats=seats, **rules)
-
-
-def record(room, rounds, winners=None, finished=True, how=None):
-    """Give the room's first match these finished rounds, each (ranking, holder); end it
-    with ``winners`` unless ``finished`` is false."""
-    match = room.matches.get()
-    first = match.rounds.get()
-    for number, (ranking, holder) in enumerate(rounds, start=1):
-        if number == 1:
-            rnd = first
-        else:
-            rnd = match.rounds.create(
-                number=number,
-                dealer=0,
-                seed=first.seed,
-                dealt=first.dealt,
-                state=first.state,
-            )
-        rnd.ranking, rnd.holder, rnd.finished_at = ranking, holder, DAY
-        rnd.save()
-    if finished:
-        match.winners = winners or []
-        match.ended_by = {"how": how} if how else None
-        match.finished_at = DAY
-        match.save()
-    return match
 
 
 def figure(value, label):
     return f'<span class="value">{value}</span> <span class="label">{label}</span>'
 
 
-def test_a_hand_counted_record(make_user, client):
-    me = make_user("counted")
+def test_a_hand_counted_record(make_account, client):
+    me = make_account("counted")
     # Babanuki, seat 0, three seats: two matches of three rounds and one still playing.
     a = room_for(me)
     record(a, [([0, 1, 2], 2), ([1, 0, 2], 2), ([0, 2, 1], 1)], winners=[0])
@@ -113,8 +78,10 @@ def test_a_hand_counted_record(make_user, client):
         ("zh-hans", "2026年11月30日", ["第1名：2次", "第2名：1次"], "66.7%"),
     ],
 )
-def test_the_record_reads_in_japanese_and_chinese(make_user, client, language, date, places, rate):
-    me = make_user("yomu")
+def test_the_record_reads_in_japanese_and_chinese(
+    make_account, client, language, date, places, rate
+):
+    me = make_account("yomu")
     for winners in ([0], [0], [1]):
         room = room_for(me, seats=2, rounds=1)
         record(room, [([0, 1] if 0 in winners else [1, 0], 1 if 0 in winners else 0)], winners)
@@ -150,8 +117,8 @@ def test_places_use_ordinals_and_plural_forms():
     ]
 
 
-def test_a_left_match_is_listed_not_counted(make_user):
-    me = make_user("leaver")
+def test_a_left_match_is_listed_not_counted(make_account):
+    me = make_account("leaver")
     room = room_for(me, seats=3)
     record(room, [([1, 0, 2], 2)], winners=[0])  # the computer won for the seat
     Seat.objects.filter(room=room, index=0).update(left=True)
@@ -160,8 +127,8 @@ def test_a_left_match_is_listed_not_counted(make_user):
     assert [m["outcome"] for m in stats["matches"]] == ["left"]
 
 
-def test_an_abandoned_match_is_listed_not_counted(make_user):
-    me = make_user("quitter")
+def test_an_abandoned_match_is_listed_not_counted(make_account):
+    me = make_account("quitter")
     room = room_for(me, seats=2, rounds=1)
     record(room, [], how="abandoned")
     stats = selectors.player_stats(me.pk)

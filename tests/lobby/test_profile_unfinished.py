@@ -32,8 +32,8 @@ def row_of(page: str, room) -> str:
     return next(f"{outcome}:{row}" for outcome, row in rows if f"Room {room.code}," in row)
 
 
-def test_a_match_nobody_is_at_is_unfinished_with_when_it_was_last_played(make_user, client):
-    me = make_user("walker")
+def test_a_match_nobody_is_at_is_unfinished_with_when_it_was_last_played(make_account, client):
+    me = make_account("walker")
     room = computer_game(me)
     match = room.matches.get()
     an_hour_ago = timezone.now() - timedelta(hours=3)
@@ -51,8 +51,8 @@ def test_a_match_nobody_is_at_is_unfinished_with_when_it_was_last_played(make_us
     assert ">Resign</button>" in row  # two seats: the table's own word for it
 
 
-def test_a_match_someone_is_connected_to_is_in_progress(make_user, client):
-    me = make_user("sitter")
+def test_a_match_someone_is_connected_to_is_in_progress(make_account, client):
+    me = make_account("sitter")
     room = computer_game(me)
     services.connect(room_id=room.pk, actor=services.Actor(user_id=me.pk), channel_name="c1")
     assert entry_of(me, room)["outcome"] == "playing"
@@ -68,8 +68,8 @@ def test_a_match_someone_is_connected_to_is_in_progress(make_user, client):
     ("language", "words"),
     [("ja", "未完了・最後のプレイは3時間前"), ("zh-hans", "未完成，上次玩是3小时前")],
 )
-def test_last_played_is_said_in_the_readers_language(make_user, client, language, words):
-    me = make_user("polyglot")
+def test_last_played_is_said_in_the_readers_language(make_account, client, language, words):
+    me = make_account("polyglot")
     room = computer_game(me)
     Match.objects.filter(room=room).update(created_at=timezone.now() - timedelta(hours=3))
     Draw.objects.filter(round__match__room=room).delete()
@@ -86,8 +86,8 @@ def test_last_played_within_a_minute_is_just_now():
     )
 
 
-def test_ending_a_two_seat_game_resigns_it(make_user, client):
-    me = make_user("quitter")
+def test_ending_a_two_seat_game_resigns_it(make_account, client):
+    me = make_account("quitter")
     room = computer_game(me)
     client.force_login(me)
     response = client.post("/accounts/profile/end/", {"code": room.code, "match": 1}, follow=True)
@@ -97,8 +97,8 @@ def test_ending_a_two_seat_game_resigns_it(make_user, client):
     assert entry_of(me, room)["outcome"] == "lost"
 
 
-def test_ending_a_bigger_game_leaves_it_to_the_computer(make_user, client):
-    me = make_user("leaver")
+def test_ending_a_bigger_game_leaves_it_to_the_computer(make_account, client):
+    me = make_account("leaver")
     room = computer_game(me, seats=3)
     client.force_login(me)
     response = client.post("/accounts/profile/end/", {"code": room.code, "match": 1}, follow=True)
@@ -109,8 +109,8 @@ def test_ending_a_bigger_game_leaves_it_to_the_computer(make_user, client):
     assert entry_of(me, room)["outcome"] == "abandoned"
 
 
-def test_a_forged_request_without_the_csrf_token_is_refused(make_user):
-    me = make_user("victim")
+def test_a_forged_request_without_the_csrf_token_is_refused(make_account):
+    me = make_account("victim")
     room = computer_game(me)
     forged = Client(enforce_csrf_checks=True)
     forged.force_login(me)
@@ -129,8 +129,8 @@ def test_a_forged_request_without_the_csrf_token_is_refused(make_user):
         ({"match": 2}, "The table has not reached that move yet"),
     ],
 )
-def test_malformed_or_stale_requests_are_refused_in_words(make_user, client, form, message):
-    me = make_user("careful")
+def test_malformed_or_stale_requests_are_refused_in_words(make_account, client, form, message):
+    me = make_account("careful")
     room = computer_game(me)
     client.force_login(me)
     form = {"code": room.code, "match": 1, **form}
@@ -139,8 +139,8 @@ def test_malformed_or_stale_requests_are_refused_in_words(make_user, client, for
     assert not room.matches.get().finished_at
 
 
-def test_someone_elses_game_cannot_be_ended(make_user, client):
-    owner, stranger = make_user("owner"), make_user("stranger")
+def test_someone_elses_game_cannot_be_ended(make_account, client):
+    owner, stranger = make_account("owner"), make_account("stranger")
     room = computer_game(owner)
     client.force_login(stranger)
     response = client.post("/accounts/profile/end/", {"code": room.code, "match": 1}, follow=True)
@@ -148,8 +148,8 @@ def test_someone_elses_game_cannot_be_ended(make_user, client):
     assert not room.matches.get().finished_at
 
 
-def test_a_game_already_ended_is_not_ended_twice(make_user, client):
-    me = make_user("twice")
+def test_a_game_already_ended_is_not_ended_twice(make_account, client):
+    me = make_account("twice")
     room = computer_game(me)
     client.force_login(me)
     client.post("/accounts/profile/end/", {"code": room.code, "match": 1})
@@ -159,8 +159,8 @@ def test_a_game_already_ended_is_not_ended_twice(make_user, client):
     assert room.matches.get().finished_at == ended
 
 
-def test_ending_needs_a_post_and_an_account(make_user, client):
-    me = make_user("lazy")
+def test_ending_needs_a_post_and_an_account(make_account, client):
+    me = make_account("lazy")
     room = computer_game(me)
     assert client.post("/accounts/profile/end/", {"code": room.code, "match": 1}).status_code == 302
     client.force_login(me)

@@ -1,91 +1,16 @@
 """Replays: finished rounds are shareable by their unguessable link; rounds in play are
 never revealed; the replayed steps reproduce every stored draw and the result."""
 
-import json
-import re
-
 import pytest
 
 from games import services
-from games.engine import balanced_deal, deal_start_offset, dealt_counts, get_variant, seeded
+from games.engine import balanced_deal, dealt_counts, get_variant, seeded
 from games.models import Round
 from games.replay import ReplayMismatch, replay_steps
-from tests.rooms import computer_room, play_out_versus_computer
+from tests.lobby.replays import finished_round, replay_data, todays_start, verify_page_data
+from tests.rooms import computer_room
 
 pytestmark = pytest.mark.django_db
-
-
-def finished_round(variant="old_maid", seats=2, *, old_deal=False, **rules):
-    """A room versus the computer played to the end of its one round.
-
-    ``old_deal``: before any draw, deal the round again from its seed through the engine,
-    starting one seat after the start today's dealing table gives, and store it with that
-    deal record: a round dealt long ago, before the table changed."""
-    host = services.Actor(guest="replayer")
-    room = computer_room(
-        host, name="Rae", variant=variant, seats=seats, **(rules or {"strike_limit": 1})
-    )
-    if old_deal:
-        rnd = Round.objects.get(match__room=room)
-        redeal(rnd, (todays_start(room, rnd) + 1) % seats)
-    play_out_versus_computer(room, host)
-    return room, Round.objects.get(match__room=room)
-
-
-def todays_start(room, rnd) -> int:
-    """The seat today's dealing table would deal this round's first card to."""
-    offset = deal_start_offset(get_variant(room.variant), room.seat_count)
-    return (rnd.dealer + offset) % room.seat_count
-
-
-def redeal(rnd, start: int) -> None:
-    """Deal a round not yet played again from its own seed, starting at seat ``start``."""
-    room = rnd.match.room
-    state = seeded.deal_from_seed(
-        room.variant,
-        room.seat_count,
-        rnd.dealer,
-        bytes.fromhex(rnd.seed),
-        room.options,
-        version=1,
-        start=start,
-    )
-    Round.objects.filter(pk=rnd.pk).update(
-        deal_version=1,
-        deal_start=start,
-        deal_counts=None,
-        dealt=state.dealt,
-        removed=list(state.removed),
-        state=state.to_dict(),
-    )
-
-
-def replay_data(client, rnd) -> dict:
-    """The data the replay page hands to replay.js and verify.js."""
-    response = client.get(f"/replay/{rnd.replay_id}/")
-    assert response.status_code == 200
-    found = re.search(
-        r'<script id="replay-data" type="application/json">(.*?)</script>',
-        response.content.decode(),
-        re.S,
-    )
-    return json.loads(found.group(1))
-
-
-def verify_page_data(data: dict) -> bool:
-    return seeded.verify(
-        variant=data["variant"],
-        players=data["players"],
-        dealer=data["dealer"],
-        seed_hex=data["seed"],
-        commitment_hex=data["commitment"],
-        dealt=data["dealt"],
-        removed=data["removed"],
-        deal_version=data["deal_version"],
-        deal_start=data["deal_start"],
-        deal_counts=data.get("deal_counts"),
-        options=data["options"],
-    )
 
 
 @pytest.mark.parametrize(

@@ -12,37 +12,10 @@ from games.models import Room, Round
 from games.replay import replay_steps
 from games.services import bots
 from tests.games.conftest import make_user
-from tests.lobby.test_replay import finished_round, replay_data
+from tests.lobby.replays import TRIES, finished_round, marked_round, replay_data
 from tests.rooms import computer_room, friends_room, play_out_versus_computer
 
 pytestmark = pytest.mark.django_db
-
-TRIES = 30
-
-
-def marked_round(variant="babanuki", seats=2, level="easy", *, wanted=("hid", "face")):
-    """A finished round versus the computer whose replay has every kind of mark in
-    ``wanted`` (the deal is random: a few rounds may be played to find one)."""
-    for room, rnd, steps in _rounds(variant, seats, level):
-        if set(wanted) <= {m["kind"] for step in steps for m in step["marks"]}:
-            return room, rnd, steps
-    raise AssertionError(f"no round of {TRIES} had the marks {wanted}")
-
-
-def marked_step(found, variant="babanuki", seats=2, level="easy"):
-    """A finished round versus the computer with a step that ``found`` holds for: the
-    round, its replay's steps and the first such step's number."""
-    for _room, rnd, steps in _rounds(variant, seats, level):
-        k = next((k for k, step in enumerate(steps) if found(step)), None)
-        if k is not None:
-            return rnd, steps, k
-    raise AssertionError(f"no round of {TRIES} had the step wanted")
-
-
-def _rounds(variant, seats, level):
-    for _ in range(TRIES):
-        room, rnd = finished_round(variant, seats, computer_level=level, rounds=1)
-        yield room, rnd, replay_steps(rnd)
 
 
 def test_easy_marks_its_habit_and_a_face_worried_exactly_at_the_odd_card():

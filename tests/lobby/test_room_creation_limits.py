@@ -36,8 +36,8 @@ def test_a_guest_may_open_rooms_up_to_the_hourly_limit_and_no_more(client, langu
     assert create(client, language).status_code == 200 and Room.objects.count() == 3
 
 
-def test_an_account_is_counted_on_its_own(client, make_user):
-    client.force_login(make_user("busy"))
+def test_an_account_is_counted_on_its_own(client, make_account):
+    client.force_login(make_account("busy"))
     assert [create(client).status_code for _ in range(4)] == [302, 302, 302, 200]
     # Someone else (another guest) is not held back by it.
     assert create(Client()).status_code == 302
@@ -94,11 +94,11 @@ def test_guests_of_one_address_together_may_open_rooms_up_to_its_hourly_limit(la
     assert Room.objects.count() == 6
 
 
-def test_an_account_is_not_counted_by_its_address(make_user):
+def test_an_account_is_not_counted_by_its_address(make_account):
     for _ in range(5):
         assert create(Client(), address="198.51.100.7").status_code == 302
     signed_in = Client()
-    signed_in.force_login(make_user("at-the-same-address"))
+    signed_in.force_login(make_account("at-the-same-address"))
     assert create(signed_in, address="198.51.100.7").status_code == 302
     assert cache.get(limits.address_key("198.51.100.7")) == 5
 

@@ -13,8 +13,8 @@ from tests.rooms import computer_room
 pytestmark = pytest.mark.django_db
 
 
-def test_a_resignation_in_the_history_and_its_live_fragment(client, make_user):
-    user = make_user("rei")
+def test_a_resignation_in_the_history_and_its_live_fragment(client, make_account):
+    user = make_account("rei")
     room = computer_room(user, rounds=1)
     services.resign(room_id=room.pk, actor=services.Actor(user_id=user.pk))
     logged_in(client, user)
@@ -32,8 +32,8 @@ def test_a_resignation_in_the_history_and_its_live_fragment(client, make_user):
     assert fragment.startswith('<section id="history"')
 
 
-def test_an_abandoned_match_in_the_history(client, make_user):
-    user = make_user("aban")
+def test_an_abandoned_match_in_the_history(client, make_account):
+    user = make_account("aban")
     room = computer_room(user, rounds=1)
     room.matches.update(
         finished_at=timezone.now(), ended_by={"how": "abandoned"}, winners=[], losers=[]
@@ -44,17 +44,17 @@ def test_an_abandoned_match_in_the_history(client, make_user):
     assert "won by" not in text
 
 
-def test_the_fragment_is_shown_only_to_who_may_see_the_room(client, make_user):
-    room = computer_room(make_user("owner"), rounds=1)
-    logged_in(client, make_user("stranger"))
+def test_the_fragment_is_shown_only_to_who_may_see_the_room(client, make_account):
+    room = computer_room(make_account("owner"), rounds=1)
+    logged_in(client, make_account("stranger"))
     assert client.get(f"/r/{room.code}/history/").status_code == 404
     assert client.get(f"/r/{room.code}/history/?t=wrong").status_code == 404
     assert client.get(f"/r/{room.code}/history/?t={room.token}").status_code == 200
     assert client.get("/r/NOSUCH/history/").status_code == 404
 
 
-def test_a_player_who_left_is_told_so_after_a_reload(client, make_user):
-    user = make_user("lev")
+def test_a_player_who_left_is_told_so_after_a_reload(client, make_account):
+    user = make_account("lev")
     room = computer_room(user, seats=3, rounds=1)
     page = logged_in(client, user).get(f"/r/{room.code}/").content.decode()
     assert 'data-left=""' in page

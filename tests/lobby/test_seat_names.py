@@ -54,8 +54,8 @@ def section(html: str, start: str, end: str) -> str:
 
 
 @pytest.fixture
-def rei(make_user):
-    return make_user("rei")
+def rei(make_account):
+    return make_account("rei")
 
 
 @pytest.mark.parametrize("language", list(WORDS))

@@ -54,8 +54,8 @@ def test_computer_names_in_each_language():
 
 
 @pytest.mark.django_db
-def test_each_computer_seat_has_a_short_name_and_a_second_line(make_user):
-    room = computer_room(make_user("rei"), seats=3, computer_level="hard", rounds=1)
+def test_each_computer_seat_has_a_short_name_and_a_second_line(make_account):
+    room = computer_room(make_account("rei"), seats=3, computer_level="hard", rounds=1)
     seats = list(room.seats.all())
     assert [s.display_name for s in seats] == [
         "rei",
@@ -77,7 +77,7 @@ def test_each_computer_seat_has_a_short_name_and_a_second_line(make_user):
 
 @pytest.mark.django_db
 def test_the_replay_names_computer_seats(client):
-    from tests.lobby.test_replay import finished_round
+    from tests.lobby.replays import finished_round
 
     _room, rnd = finished_round("old_maid", 3)
     text = client.get(f"/replay/{rnd.replay_id}/").content.decode()
@@ -250,9 +250,9 @@ async def next_message(socket) -> dict:
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_lobby_sockets_get_the_same_words_whatever_the_senders_language(make_user):
+async def test_lobby_sockets_get_the_same_words_whatever_the_senders_language(make_account):
     """Once, the list reached every socket in the language of whoever changed a room."""
-    host = await database_sync_to_async(make_user)("kai")
+    host = await database_sync_to_async(make_account)("kai")
     english, japanese = await lobby_socket("en"), await lobby_socket("ja")
     assert (await next_message(english))["rooms"] == (await next_message(japanese))["rooms"] == []
 

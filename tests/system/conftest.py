@@ -8,10 +8,30 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+import pytest
+import redis
 from websockets.asyncio.client import connect
 
 from tests.support import needs_services, ply  # noqa: F401 - re-exported
+from tests.system.private import PrivateRedis
 from tests.system.prod_site import prod  # noqa: F401 - the fixture
+
+
+@pytest.fixture
+def private_redis():
+    """A Redis server of the test's own, closed at its end."""
+    server = PrivateRedis().start()
+    yield server
+    server.close()
+
+
+def subscriptions(url: str) -> int:
+    """The publish/subscribe channels and patterns the Redis server at ``url`` holds."""
+    client = redis.Redis.from_url(url)
+    try:
+        return len(client.pubsub_channels()) + client.pubsub_numpat()
+    finally:
+        client.close()
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):

@@ -1,7 +1,9 @@
 """`scripts/prod.sh` run as an operator would, on ports and a PROD_DIR of its own and the
 test database: the ``prod`` fixture (registered in conftest.py) and ways to talk to it."""
 
+import asyncio
 import getpass
+import json
 import os
 import shutil
 import ssl
@@ -12,8 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from tests.support import ROOT, database_url_for_tests, free_ports
+from config.daphne_shutdown import RESTARTING
+from tests.support import ROOT, database_url_for_tests, free_ports, move_for
 
 can_have_nginx = pytest.mark.skipif(
     not (shutil.which("nginx") or os.path.exists("/usr/sbin/nginx") or os.geteuid() == 0),
@@ -123,3 +128,85 @@ def prod(request, tmp_path):
     finally:
         stopped = site.script("stop", timeout=60)
         assert stopped.returncode == 0, stopped.stderr
+
+
+#: How long a page's player thinks before drawing.
+THINKING_SECONDS = 0.2
+
+
+class Page:
+    """A table page through nginx that plays its seat and reconnects as table/socket.js does: at
+    once after 4012, otherwise after 0.5 s, doubling."""
+
+    def __init__(self, prod, code: str, session_key: str):
+        self.url = f"wss://127.0.0.1:{prod.https}/ws/rooms/{code}/"
+        self.origin = prod.base
+        self.cookie = f"sessionid={session_key}"
+        self.close_codes: list[int | None] = []
+        self.refused: list[str] = []  # connection attempts that failed
+        self.gaps: list[float] = []  # from a close to the next state, in seconds
+        self.draws: dict[tuple, tuple] = {}  # (match, round, number) -> (drawer, position)
+        self.state: dict | None = None
+
+    async def run(self, done: asyncio.Event) -> None:
+        loop = asyncio.get_running_loop()
+        closed_at, delay = None, 0.5
+        while not done.is_set():
+            try:
+                ws = await connect(
+                    self.url,
+                    ssl=UNVERIFIED,
+                    origin=self.origin,
+                    additional_headers={"Cookie": self.cookie},
+                    open_timeout=30,
+                    close_timeout=1,
+                )
+            except (OSError, InvalidHandshake, TimeoutError) as error:
+                self.refused.append(repr(error))
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10)
+                continue
+            delay = 0.5
+            try:
+                await self._play(ws, done, closed_at)
+                await ws.close()
+                return
+            except ConnectionClosed:
+                closed_at = loop.time()
+                self.close_codes.append(ws.close_code)
+                if ws.close_code != RESTARTING:
+                    await asyncio.sleep(delay)
+
+    async def _play(self, ws, done: asyncio.Event, closed_at: float | None) -> None:
+        loop = asyncio.get_running_loop()
+        acted_on = -1
+        while not done.is_set():
+            try:
+                frame = await asyncio.wait_for(ws.recv(), 0.2)
+            except TimeoutError:
+                continue
+            state = json.loads(frame)
+            if state["type"] != "state":
+                continue
+            if closed_at is not None:
+                self.gaps.append(loop.time() - closed_at)
+                closed_at = None
+            self.state = state
+            event = state["event"]
+            if event and event.get("kind") == "draw":
+                key = (state["match"]["number"], state["round"]["number"], event["number"])
+                self.draws[key] = (event["drawer"], event["position"])
+            move = move_for(state)
+            if move is not None and state["version"] != acted_on:
+                acted_on = state["version"]
+                if move["type"] == "draw":
+                    await asyncio.sleep(THINKING_SECONDS)
+                await ws.send(json.dumps(move))
+
+
+async def until(predicate, timeout: float = 120) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout  # a bound for a failure
+    while not predicate():
+        assert loop.time() < deadline, "the condition never came"
+        await asyncio.sleep(0.05)

@@ -47,7 +47,7 @@ def test_sockets_behind_nginx_take_the_scheme_from_its_header(servers, tmp_path)
     assert asyncio.run(lobby_socket(server.port, "https://evil.example")) == 4403
 
 
-def log_in(port: int, username: str, password: str, address: str) -> int:
+def log_in_behind_proxy(port: int, username: str, password: str, address: str) -> int:
     """Through the form, as a browser behind nginx at ``address``: the status code."""
     jar = http.cookiejar.CookieJar()
 
@@ -77,6 +77,6 @@ def test_failed_log_ins_count_the_forwarded_address(servers, settings):
     get_user_model().objects.create_user(username="ann", password=PASSWORD)
     server = servers("proxied", args=["--proxy-headers"])
     for _ in range(5):
-        assert log_in(server.port, "ann", "wrong", "203.0.113.5") in (200, 429)
-    assert log_in(server.port, "ann", PASSWORD, "203.0.113.5") == 429
-    assert log_in(server.port, "ann", PASSWORD, "198.51.100.7") == 302
+        assert log_in_behind_proxy(server.port, "ann", "wrong", "203.0.113.5") in (200, 429)
+    assert log_in_behind_proxy(server.port, "ann", PASSWORD, "203.0.113.5") == 429
+    assert log_in_behind_proxy(server.port, "ann", PASSWORD, "198.51.100.7") == 302

@@ -20,13 +20,12 @@ from tests.support import Server, ply
 from tests.system.conftest import needs_services
 from tests.system.private import (
     PrivatePostgres,
-    PrivateRedis,
     django_env,
     room_record,
     run_django,
     setup_room,
 )
-from tests.system.test_socket_limits import close_code, door, open_socket, table
+from tests.system.sockets import close_code, door, open_socket, table
 
 pytestmark = needs_services
 
@@ -151,11 +150,11 @@ def browsers_at(room: dict, homes: list[Server]) -> list[Browser]:
     ]
 
 
-def match_over(browsers) -> bool:
+def match_over_everywhere(browsers) -> bool:
     return all(b.up and b.state["match"]["over"] for b in browsers)
 
 
-async def play(browsers, until, timeout: float) -> None:
+async def browsers_play_until(browsers, until, timeout: float) -> None:
     """Every browser draws position 0 on its turn, reconnecting when dropped, until
     ``until(browsers)`` holds (checked before anyone acts)."""
     loop = asyncio.get_running_loop()
@@ -191,7 +190,7 @@ async def settled(browsers, read, timeout: float = 60) -> dict:
     while True:
         version = record["version"]
         try:
-            await play(
+            await browsers_play_until(
                 browsers,
                 lambda bs, v=version: all(b.up and b.state["version"] >= v for b in bs),
                 max(deadline - loop.time(), 0.1),
@@ -279,7 +278,7 @@ async def stop_when(browsers, predicate, timeout: float) -> "Browser":
             return False
         return any(b.may_draw(asyncio.get_running_loop().time()) for b in bs)
 
-    await play(browsers, ready, timeout)
+    await browsers_play_until(browsers, ready, timeout)
     loop = asyncio.get_running_loop()
     return next(b for b in browsers if b.may_draw(loop.time()))
 
@@ -314,13 +313,15 @@ def test_killing_one_of_two_processes_mid_round(servers):
                 br.may_draw(asyncio.get_running_loop().time()) for br in doomed
             )
 
-        await play(browsers, lambda bs: all(x.up for x in bs) and ready(bs[0].state), 60)
+        await browsers_play_until(
+            browsers, lambda bs: all(x.up for x in bs) and ready(bs[0].state), 60
+        )
         loop = asyncio.get_running_loop()
         drawer = next(br for br in doomed if br.may_draw(loop.time()))
         await drawer.draw()
         a.kill()
         live[a.port] = False
-        await play(browsers, match_over, 120)
+        await browsers_play_until(browsers, match_over_everywhere, 120)
         record = await settled(browsers, read_record(room["room_id"]))
         for br in browsers:
             await br.close()
@@ -343,13 +344,6 @@ def test_killing_one_of_two_processes_mid_round(servers):
 
 
 # -- Redis restarted -----------------------------------------------------------------------
-
-
-@pytest.fixture
-def private_redis():
-    redis = PrivateRedis().start()
-    yield redis
-    redis.close()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -377,10 +371,10 @@ def test_restarting_redis_mid_round(servers, private_redis, layer):
         await drawer.draw()  # committed to the database; its broadcast cannot be sent
         loop = asyncio.get_running_loop()
         outage_ends = loop.time() + 2
-        await play(browsers, lambda bs: loop.time() >= outage_ends, 10)
+        await browsers_play_until(browsers, lambda bs: loop.time() >= outage_ends, 10)
         private_redis.start()
         resumed = loop.time()
-        await play(browsers, match_over, 120)
+        await browsers_play_until(browsers, match_over_everywhere, 120)
         record = await settled(browsers, read_record(room["room_id"]))
         for br in browsers:
             await br.close()
@@ -525,7 +519,7 @@ def test_restarting_postgresql_mid_round(outage_postgres, private_redis, process
         while message is not None and message["type"] != "state":
             message = await drawer.receive(30)
         assert message is not None and message["version"] == version
-        await play(browsers, match_over, 120)
+        await browsers_play_until(browsers, match_over_everywhere, 120)
         elapsed = loop.time() - resumed
 
         async def read():

@@ -11,7 +11,7 @@ from websockets.exceptions import ConnectionClosed
 
 from tests.rooms import signed_in_friends_room
 from tests.support import needs_services
-from tests.system.test_socket_limits import (
+from tests.system.sockets import (
     answers,
     assert_clean_log,
     close_code,

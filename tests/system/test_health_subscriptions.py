@@ -4,27 +4,11 @@ a real Daphne on the publish/subscribe layer, against a Redis server of the test
 import urllib.request
 
 import pytest
-import redis
 
 from tests.support import needs_services
-from tests.system.private import PrivateRedis
+from tests.system.conftest import subscriptions
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
-
-
-@pytest.fixture
-def private_redis():
-    server = PrivateRedis().start()
-    yield server
-    server.close()
-
-
-def subscriptions(url: str) -> int:
-    client = redis.Redis.from_url(url)
-    try:
-        return len(client.pubsub_channels()) + client.pubsub_numpat()
-    finally:
-        client.close()
 
 
 def test_fifty_health_checks_leave_at_most_one_subscription(servers, private_redis):

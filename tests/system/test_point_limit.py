@@ -7,8 +7,8 @@ import itertools
 
 import pytest
 
+from tests.rooms import signed_in_friends_room
 from tests.system.conftest import Client, needs_services, ply
-from tests.system.test_processes import friends_room
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
 
@@ -17,7 +17,7 @@ SOCKETS = 20
 _refs = itertools.count()
 
 
-async def answers(client: Client, refs: set[str]) -> dict[str, str]:
+async def answers_by_ref(client: Client, refs: set[str]) -> dict[str, str]:
     """Every frame of ``refs`` this client sent, answered (a ping sent now comes back after
     them: one socket's frames are handled in order): the error code each got, or
     "passed"."""
@@ -38,7 +38,7 @@ async def point(client: Client, position: int, ref: str) -> None:
 
 
 def test_twenty_sockets_of_the_drawers_seat_are_held_to_the_seats_limit(servers):
-    room, sessions = friends_room(2, 2, rounds=1)
+    room, sessions = signed_in_friends_room(2, 2, rounds=1)
     # An hour's window: however slow the machine, every point falls in one window. The
     # socket's own limit (WS_POINTS_PER_SECOND, 10 a second) stays as it is.
     env = {"SEAT_POINT_WINDOW_SECONDS": "3600", "SEAT_POINTS_PER_WINDOW": str(LIMIT)}
@@ -61,14 +61,14 @@ def test_twenty_sockets_of_the_drawers_seat_are_held_to_the_seats_limit(servers)
             n, ref = k % SOCKETS, f"early-{k}"
             sent[n].add(ref)
             await point(tabs[n], 0, ref)
-        early = await asyncio.gather(*(answers(tabs[n], sent[n]) for n in range(SOCKETS)))
+        early = await asyncio.gather(*(answers_by_ref(tabs[n], sent[n]) for n in range(SOCKETS)))
         assert {code for got in early for code in got.values()} == {"passed"}
 
         # The last allowed point goes through; the next, on the other process, is refused.
         await point(tabs[1], last_position, "last")
-        assert await answers(tabs[1], {"last"}) == {"last": "passed"}
+        assert await answers_by_ref(tabs[1], {"last"}) == {"last": "passed"}
         await point(tabs[2], 0, "beyond")
-        assert await answers(tabs[2], {"beyond"}) == {"beyond": "slow_down"}
+        assert await answers_by_ref(tabs[2], {"beyond"}) == {"beyond": "slow_down"}
 
         # Every socket keeps pointing for a while: nothing more gets through.
         later: dict[int, set[str]] = {n: set() for n in range(SOCKETS)}
@@ -76,7 +76,7 @@ def test_twenty_sockets_of_the_drawers_seat_are_held_to_the_seats_limit(servers)
             n, ref = k % SOCKETS, f"later-{k}"
             later[n].add(ref)
             await point(tabs[n], 0, ref)
-        refused = await asyncio.gather(*(answers(tabs[n], later[n]) for n in range(SOCKETS)))
+        refused = await asyncio.gather(*(answers_by_ref(tabs[n], later[n]) for n in range(SOCKETS)))
         assert {code for got in refused for code in got.values()} == {"slow_down"}
 
         # The giver's seat reacts: its reaction reaches the room after every pointing

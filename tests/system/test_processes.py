@@ -14,7 +14,9 @@ from tests.system.conftest import Client, caught_up, needs_services, play
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
 
 
-def friends_room(seats: int, humans: int, prefix: str = "player", start: bool = True, **rules):
+def friends_room_with_sessions(
+    seats: int, humans: int, prefix: str = "player", start: bool = True, **rules
+):
     users = [make_user(f"{prefix}{i}") for i in range(humans)]
     actors = [services.Actor(user_id=u.pk) for u in users]
     room = services.create_room(
@@ -55,7 +57,7 @@ def draw_numbers(room):
 
 
 def test_players_on_two_processes_see_each_others_draws(servers):
-    room, sessions = friends_room(2, 2, rounds=3)
+    room, sessions = friends_room_with_sessions(2, 2, rounds=3)
     one, two = servers("one"), servers("two")
 
     async def scenario():
@@ -85,7 +87,7 @@ def test_a_room_split_over_two_processes_gets_every_draw_once_in_order_at_every_
     """Four players of one room, two on each process (as when nginx's routing by the room's
     code is bypassed: a process restarted, the upstream list changed): every socket learns
     every draw exactly once, in the order it was made, whichever process made it."""
-    room, sessions = friends_room(4, 4, rounds=3)
+    room, sessions = friends_room_with_sessions(4, 4, rounds=3)
     one, two = servers("one"), servers("two")
 
     async def scenario():
@@ -117,7 +119,10 @@ def test_split_rooms_under_load_give_every_seat_every_draw_once_in_order(servers
     until the one before it comes: ``TableConsumer.room_changed``)."""
     fast = {"COMPUTER_DELAY_SECONDS": "0", "HEARTBEAT_SECONDS": "3600"}
     one, two = servers("one", env=fast), servers("two", env=fast)
-    rooms = [friends_room(4, 2, prefix=f"room{n}-", start=False, rounds=1) for n in range(12)]
+    rooms = [
+        friends_room_with_sessions(4, 2, prefix=f"room{n}-", start=False, rounds=1)
+        for n in range(12)
+    ]
 
     async def scenario():
         async def one_room(room, sessions):
@@ -147,7 +152,7 @@ def test_split_rooms_under_load_give_every_seat_every_draw_once_in_order(servers
 
 
 def test_killing_the_serving_process_loses_no_committed_draw(servers):
-    room, sessions = friends_room(3, 2, rounds=1)
+    room, sessions = friends_room_with_sessions(3, 2, rounds=1)
     first = servers("first")
 
     async def before_kill():
@@ -183,7 +188,7 @@ def test_killing_the_serving_process_loses_no_committed_draw(servers):
 
 
 def test_the_same_draw_sent_to_two_processes_at_once_is_applied_once(servers):
-    room, sessions = friends_room(2, 2, rounds=1)
+    room, sessions = friends_room_with_sessions(2, 2, rounds=1)
     one, two = servers("one"), servers("two")
 
     async def race():

@@ -21,8 +21,7 @@ import pytest
 
 from tests.support import free_ports, needs_services
 from tests.system.private import PrivatePostgres, _postgres_bin, django_env, run_django
-from tests.system.prod_site import Site, can_have_nginx, fetch
-from tests.system.test_prod_lifecycle import Page, until
+from tests.system.prod_site import Page, Site, can_have_nginx, fetch, until
 
 pytestmark = [needs_services, can_have_nginx]
 

@@ -18,95 +18,23 @@ from pathlib import Path
 import pytest
 from django.test import override_settings
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.exceptions import ConnectionClosed
 
 from config.daphne_shutdown import RESTARTING
-from tests.support import ROOT, move_for, needs_services
+from tests.support import ROOT, needs_services
 from tests.system.private import room_record, setup_room
-from tests.system.prod_site import SCRIPT, UNVERIFIED, can_have_nginx, fetch
+from tests.system.prod_site import SCRIPT, UNVERIFIED, Page, can_have_nginx, fetch, until
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services, can_have_nginx]
 
 # A match of five rounds lasts about a minute at this pace: play goes on past the upgrade.
 PACED = pytest.mark.prod_env(COMPUTER_DELAY_SECONDS="0.3", SEAT_GRACE_SECONDS="60")
-#: How long a page's player thinks before drawing.
-THINKING_SECONDS = 0.2
 
 
 def site_room(prod, seats=4, humans=2, rounds=5) -> dict:
     """A started room whose players' sessions the site's own key signed."""
     with override_settings(SECRET_KEY=(prod.dir / "secret_key").read_text().strip()):
         return setup_room(seats, humans, rounds)
-
-
-class Page:
-    """A table page through nginx that plays its seat and reconnects as table/socket.js does: at
-    once after 4012, otherwise after 0.5 s, doubling."""
-
-    def __init__(self, prod, code: str, session_key: str):
-        self.url = f"wss://127.0.0.1:{prod.https}/ws/rooms/{code}/"
-        self.origin = prod.base
-        self.cookie = f"sessionid={session_key}"
-        self.close_codes: list[int | None] = []
-        self.refused: list[str] = []  # connection attempts that failed
-        self.gaps: list[float] = []  # from a close to the next state, in seconds
-        self.draws: dict[tuple, tuple] = {}  # (match, round, number) -> (drawer, position)
-        self.state: dict | None = None
-
-    async def run(self, done: asyncio.Event) -> None:
-        loop = asyncio.get_running_loop()
-        closed_at, delay = None, 0.5
-        while not done.is_set():
-            try:
-                ws = await connect(
-                    self.url,
-                    ssl=UNVERIFIED,
-                    origin=self.origin,
-                    additional_headers={"Cookie": self.cookie},
-                    open_timeout=30,
-                    close_timeout=1,
-                )
-            except (OSError, InvalidHandshake, TimeoutError) as error:
-                self.refused.append(repr(error))
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 10)
-                continue
-            delay = 0.5
-            try:
-                await self._play(ws, done, closed_at)
-                await ws.close()
-                return
-            except ConnectionClosed:
-                closed_at = loop.time()
-                self.close_codes.append(ws.close_code)
-                if ws.close_code != RESTARTING:
-                    await asyncio.sleep(delay)
-
-    async def _play(self, ws, done: asyncio.Event, closed_at: float | None) -> None:
-        loop = asyncio.get_running_loop()
-        acted_on = -1
-        while not done.is_set():
-            try:
-                frame = await asyncio.wait_for(ws.recv(), 0.2)
-            except TimeoutError:
-                continue
-            state = json.loads(frame)
-            if state["type"] != "state":
-                continue
-            if closed_at is not None:
-                self.gaps.append(loop.time() - closed_at)
-                closed_at = None
-            self.state = state
-            event = state["event"]
-            if event and event.get("kind") == "draw":
-                key = (state["match"]["number"], state["round"]["number"], event["number"])
-                self.draws[key] = (event["drawer"], event["position"])
-            move = move_for(state)
-            if move is not None and state["version"] != acted_on:
-                acted_on = state["version"]
-                if move["type"] == "draw":
-                    await asyncio.sleep(THINKING_SECONDS)
-                await ws.send(json.dumps(move))
 
 
 def played_on(pages, before: int):
@@ -157,14 +85,6 @@ def draws_stored(room_id: int) -> dict[tuple, tuple]:
         for r in record["rounds"]
         for number, drawer, _giver, position, _card in r["draws"]
     }
-
-
-async def until(predicate, timeout: float = 120) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout  # a bound for a failure
-    while not predicate():
-        assert loop.time() < deadline, "the condition never came"
-        await asyncio.sleep(0.05)
 
 
 async def while_playing(prod, pages, during):
@@ -358,7 +278,7 @@ async def seats_seen(prod, code: str, session_key: str) -> list[int] | int:
         return closed.rcvd.code
 
 
-class Player:
+class SiteSession:
     """A browser's cookie for the site: it follows the session cookie pages set."""
 
     def __init__(self, prod, code: str, session_key: str):
@@ -381,7 +301,7 @@ class Player:
 def test_rotating_the_secret_key_keeps_sessions_and_seats_until_the_old_key_is_retired(prod):
     room = site_room(prod, seats=3, humans=2, rounds=1)
     # One plays on while the key changes; the other comes back only after retire-keys.
-    playing, away = (Player(prod, room["code"], key) for key in room["sessions"])
+    playing, away = (SiteSession(prod, room["code"], key) for key in room["sessions"])
     assert (playing.seats(), away.seats()) == ([0], [1])
     assert playing.profile() == 200
     old_key = (prod.dir / "secret_key").read_text()

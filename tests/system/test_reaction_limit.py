@@ -5,8 +5,8 @@ import asyncio
 
 import pytest
 
+from tests.rooms import signed_in_friends_room
 from tests.system.conftest import Client, needs_services
-from tests.system.test_processes import friends_room
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
 
@@ -23,7 +23,7 @@ async def answer_to(client: Client, ref: str) -> dict:
 
 
 def test_one_seat_on_two_processes_gets_five_reactions_not_ten(servers):
-    room, sessions = friends_room(2, 2, rounds=1)
+    room, sessions = signed_in_friends_room(2, 2, rounds=1)
     # An hour's window: however slow the machine, the seven frames fall in one window.
     env = {"REACTION_WINDOW_SECONDS": "3600", "REACTIONS_PER_WINDOW": "5"}
     one, two = servers("one", env=env), servers("two", env=env)

@@ -12,8 +12,8 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tests.rooms import signed_in_friends_room
 from tests.support import needs_services
-from tests.system.test_health_subscriptions import private_redis, subscriptions  # noqa: F401
-from tests.system.test_socket_limits import open_socket, table
+from tests.system.conftest import subscriptions
+from tests.system.sockets import open_socket, table
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
 
@@ -44,7 +44,7 @@ def pubsub_server(servers, redis_url: str, cooldown: str):
     return room, session, servers("pubsub", env=env)
 
 
-def test_sockets_leave_no_subscription_behind_however_they_end(servers, private_redis):  # noqa: F811
+def test_sockets_leave_no_subscription_behind_however_they_end(servers, private_redis):
     room, session, server = pubsub_server(servers, private_redis.url, cooldown="30")
     port = server.port
 
@@ -93,7 +93,7 @@ async def drain(ws) -> None:
         pass
 
 
-def test_a_flooder_reconnecting_leaves_no_subscription_and_no_traceback(servers, private_redis):  # noqa: F811
+def test_a_flooder_reconnecting_leaves_no_subscription_and_no_traceback(servers, private_redis):
     # No cooldown: the flooder may reconnect at once.
     room, session, server = pubsub_server(servers, private_redis.url, cooldown="0")
     watch = f"/ws/rooms/{room.code}/?t={room.watch_token}"

@@ -11,9 +11,9 @@ from playwright.sync_api import expect
 from games.models import Room
 from telemetry.models import Event
 from tests import matrix
+from tests.browser.axe import serious
 from tests.browser.conftest import in_a_thread, needs_browser, shot, sign_up
-from tests.browser.test_accessibility import serious
-from tests.lobby.test_profile import record, room_for
+from tests.lobby.records import record, room_for
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
