@@ -21,8 +21,8 @@ def _package_of(path: Path) -> str:
 
 def imports_of_test_modules(source: str, path: Path) -> list[str]:
     """The modules whose file name starts with ``test_`` that ``source`` (the file at
-    ``path``) imports from, or imports: ``from tests.x.test_y import z``, ``from tests.x
-    import test_y``, ``import tests.x.test_y`` and their relative forms."""
+    ``path``) imports from, or imports: a name from such a module, such a module from its
+    package, the module itself, and the relative forms of each."""
     found = []
     for node in ast.walk(ast.parse(source, str(path))):
         if isinstance(node, ast.Import):
@@ -42,13 +42,16 @@ def imports_of_test_modules(source: str, path: Path) -> list[str]:
 
 
 def test_the_check_finds_every_form_of_import_from_a_test_module():
+    # Written in pieces, so that a search of tests/ for such imports does not find these.
     source = (
-        "from tests.lobby.test_replay import finished_round\n"
+        "from tests.lobby.test_replay"
+        " import finished_round\n"
         "from tests.browser import test_accessibility as light\n"
         "import tests.test_layout\n"
         "from .test_events import event_is\n"
         "def helper():\n"
-        "    from tests.games.test_error_codes import round_one_over\n"
+        "    from tests.games.test_error_codes"
+        " import round_one_over\n"
         "from tests.lobby.replays import finished_round\n"
         "from tests.games.conftest import Player\n"
         "import test\n"
