@@ -80,19 +80,6 @@ def friends_room(
     return room
 
 
-def play_out_versus_computer(room: Room, who) -> None:
-    """Play a room versus the computer to its end through the services, the human in
-    seat 0 always drawing the first card."""
-    actor = actor_of(who)
-    room.refresh_from_db()
-    while room.status != Room.Status.FINISHED:
-        if selectors.snapshot(room.pk)["round"]["state"]["drawer"] == 0:
-            services.draw(room_id=room.pk, actor=actor, position=0)
-        else:
-            services.computer_turn(room_id=room.pk, version=room.version)
-        room.refresh_from_db()
-
-
 def rematch_with_a_covered_seat(people: list, *, seats: int, how: str) -> Room:
     """A friends room of ``people`` (the first the host; computers in the other seats,
     one round a match) in its second match, the last person's seat covered by the

@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connection
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -266,20 +267,6 @@ def match_over(page) -> bool:
     )
 
 
-def try_draw(page, pick="first", timeout=2000) -> None:
-    """If the page offers a card, choose it and draw it (by clicking it twice); the table
-    may move on between the clicks, which is fine: the next try looks again."""
-    cards = page.locator("#giver-hand .card")
-    if not cards.count():
-        return
-    card = getattr(cards, pick)
-    try:
-        card.click(timeout=timeout)
-        card.click(timeout=timeout)
-    except Exception:
-        pass
-
-
 #: The longest wait for the server's next move (the computers' turns, an answer to a draw):
 #: only a bound for a failure, generous for a busy machine.
 TURN_MS = 60_000
@@ -385,10 +372,33 @@ def choose_by_mouse(page, card, misses: list[str] | None = None):
     try:
         card.click(timeout=2000)
         return page.locator("#giver-hand .card.selected").element_handle(timeout=2000)
-    except Exception as exc:
+    except PlaywrightError as exc:
         if misses is not None:
             misses.append(str(exc)[-600:])
         return None
+
+
+def draw_by_mouse(page, pick: str = "middle", misses: list[str] | None = None) -> bool:
+    """One draw as a person makes it with the mouse: click the ``pick`` ("first",
+    "middle", "last") card of the giver's to choose it, click it again to draw it, and
+    wait for the table's answer. False where the table took no draw (no card offered, or
+    it moved on between the clicks: what Playwright said is added to ``misses``)."""
+    cards = page.locator("#giver-hand .card")
+    count = cards.count()
+    if not count:
+        return False
+    card = {"first": cards.first, "middle": cards.nth(count // 2), "last": cards.last}[pick]
+    chosen = choose_by_mouse(page, card, misses)
+    if chosen is None:
+        return False
+    try:
+        card.click(timeout=2000)  # again: draw it
+    except PlaywrightError as exc:
+        if misses is not None:
+            misses.append(str(exc)[-600:])
+        return False
+    answered(page, chosen)
+    return True
 
 
 #: What the table shows, for a failure's message: its lines, the result, the giver's cards.
@@ -413,30 +423,17 @@ WHAT_THE_TABLE_SHOWS = """() => ({
 
 
 def play_with_mouse(page, *, until=match_over):
-    """Draw by clicking each card twice (choose, then draw) until the match is over, or
-    with ``until=round_over`` the round."""
+    """Draw by clicking the middle card of the giver's twice (choose, then draw) until the
+    match is over, or with ``until=round_over`` the round."""
     wait = WAIT_FOR_TURN if until is match_over else WAIT_FOR_TURN_OR_RESULT
-    tries = {"drawn": 0, "not chosen": 0, "not drawn": 0}
+    tries = {"drawn": 0, "not taken": 0}
     misses: list[str] = []
     for _ in until_deadline():
         if until(page):
             return
         page.wait_for_function(wait, arg="#giver-hand .card", timeout=TURN_MS)
-        cards = page.locator("#giver-hand .card")
-        if cards.count() and not until(page):
-            card = cards.nth(cards.count() // 2)
-            chosen = choose_by_mouse(page, card, misses)  # it glows
-            if chosen is None:
-                tries["not chosen"] += 1
-                continue
-            try:
-                card.click(timeout=2000)  # again: draw it
-            except Exception as exc:  # the table moved on between the two clicks; look again
-                misses.append(str(exc)[-600:])
-                tries["not drawn"] += 1
-                continue
-            answered(page, chosen)
-            tries["drawn"] += 1
+        if not until(page) and page.locator("#giver-hand .card").count():
+            tries["drawn" if draw_by_mouse(page, "middle", misses) else "not taken"] += 1
     shows = page.evaluate(WHAT_THE_TABLE_SHOWS)
     raise AssertionError(
         f"{until.__name__} never came: {tries}, the table shows {shows};"
@@ -452,7 +449,7 @@ def play_together(*pages, until=match_over) -> None:
         if all(until(page) for page in pages):
             break
         for page in pages:
-            try_draw(page, pick="last", timeout=1000)
+            draw_by_mouse(page, "last")
         pages[0].wait_for_timeout(30)
     else:
         raise AssertionError(f"{until.__name__} never came")
@@ -473,31 +470,19 @@ def fast_forward(page, *, cards: int = 2) -> None:
 
 
 def _draw_until(code: str, cards: int) -> None:
-    from games import selectors, services
-    from games.errors import ActionError
     from games.identity import Actor
     from games.models import Room
+    from tests.play import play_until
 
     room = Room.objects.get(code=code)
     (seat,) = room.seats.filter(is_computer=False)
     actor = Actor(user_id=seat.user_id, guest=seat.guest)
-    seen = None
-    for _ in until_deadline():
-        state = selectors.snapshot(room.pk)
-        rnd = state["round"]
-        if rnd["over"] or len(rnd["state"]["hands"][seat.index]) <= cards:
-            return
-        if state["version"] == seen:
-            time.sleep(0.02)  # the computer's turn, on the server: until the version moves
-            continue
-        seen = state["version"]
-        if rnd["state"]["drawer"] == seat.index:
-            try:
-                services.draw(room_id=room.pk, actor=actor, position=0)
-            except ActionError:
-                continue  # the table moved on meanwhile: until its version moves
-            seen = None
-    raise AssertionError("the round did not come near its end")
+    play_until(
+        room.pk,
+        {seat.index: actor},
+        lambda s: s["round"]["over"] or len(s["round"]["state"]["hands"][seat.index]) <= cards,
+        computers="server",
+    )
 
 
 def join_by_invitation(page, site, invite: str, name: str, *, sign_up_first=False) -> None:

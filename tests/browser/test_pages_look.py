@@ -18,12 +18,12 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games import selectors, services
-from games.models import Room
+from games import services
 from telemetry.models import Event
 from tests import matrix
 from tests.browser.axe import serious
 from tests.browser.conftest import in_a_thread, needs_browser, shot, sign_up
+from tests.play import play_match_out
 from tests.support import needs_services
 
 pytestmark = [needs_browser, needs_services]
@@ -88,18 +88,6 @@ COMPARE_BUTTONS = """() => {
 }"""
 
 
-def play_out(room: Room, actor) -> None:
-    """Plays a versus-computer room to its end through the services, the human always
-    drawing the first card."""
-    while room.status != Room.Status.FINISHED:
-        state = selectors.snapshot(room.pk)["round"]["state"]
-        if state["drawer"] == 0:
-            services.draw(room_id=room.pk, actor=actor, position=0)
-        else:
-            services.computer_turn(room_id=room.pk, version=room.version)
-        room.refresh_from_db()
-
-
 @pytest.fixture
 def world(site, new_page):
     """A signed-in staff player with a history, two listed rooms and an invitation, and a
@@ -121,7 +109,7 @@ def make_games(me) -> dict:
     finished = services.create_room(
         actor=me, name="pat", variant="old_maid", seat_count=3, mode="computer", strike_limit=1
     )
-    play_out(finished, me)
+    play_match_out(finished.pk, {0: me})
     resigned = services.create_room(
         actor=me, name="pat", variant="babanuki", seat_count=2, mode="computer", rounds=1
     )

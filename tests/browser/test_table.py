@@ -12,6 +12,7 @@ from tests.browser.conftest import (
     TURN_MS,
     WAIT_FOR_TURN,
     answered,
+    draw_by_mouse,
     first_turn_with_keyboard,
     in_language,
     join_by_invitation,
@@ -22,7 +23,6 @@ from tests.browser.conftest import (
     play_with_mouse,
     shot,
     sign_up,
-    try_draw,
     until_deadline,
 )
 from tests.support import needs_services
@@ -131,7 +131,7 @@ def test_same_device_game_through_the_curtain(site, new_page, locale):
             if locale != "en-US" and curtains >= 3:
                 return  # the curtain works in this language; English plays to the end
             continue
-        try_draw(page)
+        draw_by_mouse(page, "first")
     assert match_over(page)
     assert curtains >= 2
 

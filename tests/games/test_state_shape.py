@@ -6,7 +6,8 @@ import pytest
 
 from games import selectors, services
 from games.engine import shapes
-from tests.rooms import actor_of, computer_room, friends_room, play_out_versus_computer
+from tests.play import play_match_out
+from tests.rooms import actor_of, computer_room, friends_room
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +40,7 @@ def test_a_waiting_room_has_the_declared_shape(django_user_model):
 def test_a_finished_match_has_the_declared_shape_at_every_level(django_user_model):
     host = django_user_model.objects.create_user("host")
     room = computer_room(host, seats=3, rounds=1)
-    play_out_versus_computer(room, host)
+    play_match_out(room.pk, {0: actor_of(host)})
     state = selectors.snapshot(room.pk)
     assert state["match"]["over"] and state["match"]["rounds"] and state["round"]["over"]
     assert_shaped(state)

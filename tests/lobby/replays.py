@@ -9,7 +9,8 @@ from games import services
 from games.engine import deal_start_offset, get_variant, seeded
 from games.models import Round
 from games.replay import replay_steps
-from tests.rooms import computer_room, play_out_versus_computer
+from tests.play import play_match_out
+from tests.rooms import actor_of, computer_room
 
 
 def finished_round(variant="old_maid", seats=2, *, old_deal=False, **rules):
@@ -25,7 +26,7 @@ def finished_round(variant="old_maid", seats=2, *, old_deal=False, **rules):
     if old_deal:
         rnd = Round.objects.get(match__room=room)
         redeal(rnd, (todays_start(room, rnd) + 1) % seats)
-    play_out_versus_computer(room, host)
+    play_match_out(room.pk, {0: actor_of(host)})
     return room, Round.objects.get(match__room=room)
 
 

@@ -8,7 +8,8 @@ from games import services
 from games.models import Room, Seat
 from lobby.templatetags.seat_names import seat_name
 from tests.lobby.conftest import COMPUTER_GAME, PASSWORD
-from tests.rooms import computer_room, play_out_versus_computer
+from tests.play import play_match_out
+from tests.rooms import actor_of, computer_room
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -98,7 +99,7 @@ def test_profile_shows_matches_by_variant(client, make_account):
 def test_room_page_lists_each_rounds_loser_and_length(client, make_account):
     user = make_account("hist")
     room = computer_room(user, variant="old_maid", strike_limit=1)
-    play_out_versus_computer(room, user)
+    play_match_out(room.pk, {0: actor_of(user)})
     rnd = room.matches.get().rounds.get()
     client.force_login(user)
     text = client.get(f"/r/{room.code}/").content.decode()

@@ -13,7 +13,8 @@ from games.replay import replay_steps
 from games.services import bots
 from tests.games.conftest import make_user
 from tests.lobby.replays import TRIES, finished_round, marked_round, replay_data
-from tests.rooms import computer_room, friends_room, play_out_versus_computer
+from tests.play import play_match_out
+from tests.rooms import actor_of, computer_room, friends_room
 
 pytestmark = pytest.mark.django_db
 
@@ -110,7 +111,7 @@ def test_a_bot_drawing_from_a_computer_that_holds_the_joker_gets_no_face_mark():
     player = services.Actor(user_id=bot.pk)
     for _ in range(TRIES):
         room = computer_room(player, name="Replayed", rounds=1, computer_level="easy", bot=True)
-        play_out_versus_computer(room, player)
+        play_match_out(room.pk, {0: actor_of(player)})
         rnd = Round.objects.get(match__room=room)
         steps, rows = replay_steps(rnd), list(rnd.draws.all())
         if any(row.drawer == 0 and "JK" in steps[k]["hands"][1] for k, row in enumerate(rows)):

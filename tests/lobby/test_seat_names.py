@@ -10,7 +10,8 @@ from django.test import Client
 
 from games import services
 from tests.lobby.conftest import logged_in
-from tests.rooms import computer_room, friends_room, play_out_versus_computer
+from tests.play import play_match_out
+from tests.rooms import actor_of, computer_room, friends_room
 
 pytestmark = pytest.mark.django_db
 
@@ -88,7 +89,7 @@ def test_the_room_pages_seats_have_a_short_name_and_a_second_line(client, rei, l
 @pytest.mark.parametrize("language", list(WORDS))
 def test_rounds_played_name_each_seat_once_with_what_it_is(client, rei, language):
     room = computer_room(rei, seats=3, computer_level="hard", variant="old_maid", strike_limit=1)
-    play_out_versus_computer(room, rei)
+    play_match_out(room.pk, {0: actor_of(rei)})
     rnd = room.matches.get().rounds.get()
     logged_in(client, rei)
     html = client.get(f"/r/{room.code}/history/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
