@@ -13,12 +13,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 
 from config.asgi import application
-from games import services
 from games.identity import GUEST_KEY
 from games.models import Bot
 from games.realtime import driver
 from games.services import Actor, bots
-from tests.rooms import friends_room
+from tests.rooms import computer_room, friends_room
 from tests.support import ply
 from tools.sessions import signed_in_session
 
@@ -296,14 +295,7 @@ async def error_for(player: Player, ref: str) -> dict:
 async def round_one_over(player: Player, rounds: int = 3) -> dict:
     """A computer room of two seats, its first round played to its end (the match goes
     on): ``player`` draws the leftmost card on each of its turns."""
-    room = await database_sync_to_async(services.create_room)(
-        actor=player.actor,
-        name="Me",
-        variant="babanuki",
-        seat_count=2,
-        mode="computer",
-        rounds=rounds,
-    )
+    room = await database_sync_to_async(computer_room)(player, name="Me", rounds=rounds)
     assert await player.connect(room.code)
     while True:
         state = await player.until(lambda s: s["round"]["over"] or my_turn(s))

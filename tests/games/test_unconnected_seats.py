@@ -7,7 +7,7 @@ from channels.db import database_sync_to_async
 
 from games import schedule, selectors, services
 from tests.games.conftest import Player, event_is, round_one_over
-from tests.rooms import waiting_table
+from tests.rooms import computer_room, waiting_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,15 +32,7 @@ async def test_a_player_who_never_opens_the_table_is_covered_after_the_grace_fro
 async def test_where_no_person_plays_a_seat_the_server_deals_the_next_round(settings):
     settings.ROUND_PAUSE_SECONDS = 0.2
     bot = await Player.bot("Dealer")
-    room = await database_sync_to_async(services.create_room)(
-        actor=bot.actor,
-        name="Dealer",
-        variant="babanuki",
-        seat_count=2,
-        mode="computer",
-        rounds=3,
-        bot=True,
-    )
+    room = await database_sync_to_async(computer_room)(bot, name="Dealer", rounds=3, bot=True)
     assert await bot.connect(room.code)
     while not bot.state["round"]["over"]:  # the bot draws, and never deals
         if bot.state["acting"] is not None:
