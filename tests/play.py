@@ -31,9 +31,10 @@ def play_until(
 ) -> RoomState:
     """Play the room through the services until ``moment(state)`` holds (or its match is
     over): ``people`` (seat index: actor) draw position 0 on their turns and the first of
-    them deals each next round; the computer's seats are drawn for ``computers`` "here"
-    or by the "server" (this waits for the room to move on). Returns the state at that
-    moment."""
+    them deals each next round; the computer's seats are drawn for ``computers`` "here",
+    by the "server" (this waits for the room to move on), or here unless the server
+    draws first ("either": a page that just left, whose server may still be moving).
+    Returns the state at that moment."""
     moves, waiting_since = 0, None
     while moves < MOVES_AT_MOST:
         state = selectors.snapshot(room_id)
@@ -46,7 +47,12 @@ def play_until(
             if computers == "server":
                 waiting_since = _waited(waiting_since, state)
                 continue
-            services.computer_turn(room_id=room_id, version=state["version"])
+            try:
+                services.computer_turn(room_id=room_id, version=state["version"])
+            except ActionError:
+                if computers == "here":
+                    raise
+                continue  # the server's move came first: look again
         else:
             try:
                 if drawer is None:
@@ -54,7 +60,7 @@ def play_until(
                 else:
                     services.draw(room_id=room_id, actor=people[drawer], position=0)
             except ActionError:
-                if computers != "server":  # nobody else moves the room: a real refusal
+                if computers == "here":  # nobody else moves the room: a real refusal
                     raise
                 continue  # the server's move came first: look again
         moves, waiting_since = moves + 1, None

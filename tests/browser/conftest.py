@@ -464,12 +464,30 @@ def fast_forward(page, *, cards: int = 2) -> None:
     its hand holds at most ``cards`` cards or the round is over; then the table settles.
     For a test that looks at a round's last draws or its end, not at the ones before: the
     page plays them all as they come, but quicker than by the mouse."""
-    code = re.search(r"/r/([A-Z0-9]+)/", page.url).group(1)
-    in_a_thread(_draw_until, code, cards)
+    in_a_thread(_played_for_the_page, _room_code(page), cards, "server")
     settle(page)
 
 
-def _draw_until(code: str, cards: int) -> None:
+def open_at_the_round_end(page) -> None:
+    """The page's round played to its end through the services with the page away (it
+    paints none of the draws), then the page opened again there: for a test that looks at
+    the round's end, not at how it came."""
+    url = page.url
+    page.goto("about:blank")  # the page away: its server stops playing the computers
+    in_a_thread(_played_for_the_page, _room_code(url), 0, "either")
+    page.goto(url)
+    expect(page.locator("#result")).to_be_visible(timeout=TURN_MS)
+    settle(page)
+
+
+def _room_code(page_or_url) -> str:
+    url = page_or_url if isinstance(page_or_url, str) else page_or_url.url
+    return re.search(r"/r/([A-Z0-9]+)/", url).group(1)
+
+
+def _played_for_the_page(code: str, cards: int, computers: str) -> None:
+    """The room of ``code`` played through the services until its one person's hand holds
+    at most ``cards`` cards or the round is over (``tests.play.play_until``)."""
     from games.identity import Actor
     from games.models import Room
     from tests.play import play_until
@@ -481,7 +499,7 @@ def _draw_until(code: str, cards: int) -> None:
         room.pk,
         {seat.index: actor},
         lambda s: s["round"]["over"] or len(s["round"]["state"]["hands"][seat.index]) <= cards,
-        computers="server",
+        computers=computers,
     )
 
 

@@ -11,12 +11,10 @@ from tests.browser.conftest import (
     LAPTOP,
     TURN_MS,
     both_sizes,
-    fast_forward,
     in_language,
     needs_browser,
     new_game,
-    play_with_mouse,
-    round_over,
+    open_at_the_round_end,
     settle,
     shot,
 )
@@ -106,11 +104,6 @@ GAMES = {
 }
 
 
-def play_to_the_round_end(page):
-    fast_forward(page)
-    play_with_mouse(page, until=round_over)
-
-
 @pytest.mark.parametrize("locale", list(GAMES))
 def test_screenshots_of_a_whole_match(site, new_page, locale):
     variant, length = GAMES[locale]
@@ -129,7 +122,7 @@ def test_screenshots_of_a_whole_match(site, new_page, locale):
     # Mid-game: a card chosen, glowing, in the giver's hand lifted to you.
     page.locator("#giver-hand .card").first.click()
     both_sizes(page, f"look-chosen-{locale}")
-    play_to_the_round_end(page)
+    open_at_the_round_end(page)
     settle(page)
     both_sizes(page, f"look-round-over-{locale}")
     for _ in range(10):
@@ -137,7 +130,7 @@ def test_screenshots_of_a_whole_match(site, new_page, locale):
             break
         page.locator("#result-actions button").click()  # the next round
         page.wait_for_selector("#result", state="hidden")
-        play_to_the_round_end(page)
+        open_at_the_round_end(page)
     assert page.locator("#result-match").text_content()
     settle(page)
     both_sizes(page, f"look-match-over-{locale}")
