@@ -52,7 +52,8 @@ def play_until(
             except ActionError:
                 if computers == "here":
                     raise
-                continue  # the server's move came first: look again
+                waiting_since = _waited(waiting_since, state)  # the server's move first
+                continue
         else:
             try:
                 if drawer is None:
@@ -62,13 +63,15 @@ def play_until(
             except ActionError:
                 if computers == "here":  # nobody else moves the room: a real refusal
                     raise
-                continue  # the server's move came first: look again
+                waiting_since = _waited(waiting_since, state)  # the server's move first
+                continue
         moves, waiting_since = moves + 1, None
     raise AssertionError(f"the moment did not come in {MOVES_AT_MOST} moves")
 
 
 def _waited(since: float | None, state: RoomState) -> float:
-    """A short wait for the server's computer to move; when the waiting began."""
+    """A short wait for the server to move the room on; when the waiting began (a wait
+    past ``SERVER_MOVE_SECONDS`` fails)."""
     now = time.monotonic()
     since = now if since is None else since
     assert now - since < SERVER_MOVE_SECONDS, f"the server's computer never moved: {state}"
