@@ -50,8 +50,13 @@ async def test_a_socket_ending_while_it_handles_a_room_change_leaves_no_subscrip
     def broken(state, actor):
         raise RuntimeError("the socket failed while sending this change")
 
+    # The change the socket expects next, so that it is sent at once (a later one would
+    # be held for the missing ones, and fail in the task that sends it, not the socket):
+    # the socket has sent all it has (the drain), and nothing else changes the room.
+    await host.drain()
     monkeypatch.setattr(consumers, "view_for", broken)
-    await layer.send(channel, {"type": "room.changed", "state": {**host.state, "version": 10**6}})
+    following = {**host.state, "version": host.state["version"] + 1}
+    await layer.send(channel, {"type": "room.changed", "state": following})
     with pytest.raises(RuntimeError):
         await host.socket.wait(timeout=30)
     assert channel not in layer.channels
