@@ -464,7 +464,16 @@ def fast_forward(page, *, cards: int = 2) -> None:
     its hand holds at most ``cards`` cards or the round is over; then the table settles.
     For a test that looks at a round's last draws or its end, not at the ones before: the
     page plays them all as they come, but quicker than by the mouse."""
-    in_a_thread(_played_for_the_page, _room_code(page), cards, "server")
+    in_a_thread(_played_for_the_page, _room_code(page), _hand_at_most(cards), "server")
+    settle(page)
+
+
+def fast_forward_to_the_end(page) -> None:
+    """The page's match played to its end through the services, the page watching every
+    draw and round as it comes (``fast_forward``), until it shows the match's result: for a
+    test whose subject is what a whole match sends or shows, not the clicks in it."""
+    in_a_thread(_played_for_the_page, _room_code(page), lambda state, seat: False, "server")
+    expect(page.locator("#result-match")).not_to_be_empty(timeout=TURN_MS)
     settle(page)
 
 
@@ -474,7 +483,7 @@ def open_at_the_round_end(page) -> None:
     the round's end, not at how it came."""
     url = page.url
     page.goto("about:blank")  # the page away: its server stops playing the computers
-    in_a_thread(_played_for_the_page, _room_code(url), 0, "either")
+    in_a_thread(_played_for_the_page, _room_code(url), _hand_at_most(0), "either")
     page.goto(url)
     expect(page.locator("#result")).to_be_visible(timeout=TURN_MS)
     settle(page)
@@ -485,9 +494,16 @@ def _room_code(page_or_url) -> str:
     return re.search(r"/r/([A-Z0-9]+)/", url).group(1)
 
 
-def _played_for_the_page(code: str, cards: int, computers: str) -> None:
-    """The room of ``code`` played through the services until its one person's hand holds
-    at most ``cards`` cards or the round is over (``tests.play.play_until``)."""
+def _hand_at_most(cards: int):
+    """The moment the seat's hand holds at most ``cards`` cards, or the round is over."""
+    return lambda state, seat: (
+        state["round"]["over"] or len(state["round"]["state"]["hands"][seat]) <= cards
+    )
+
+
+def _played_for_the_page(code: str, moment, computers: str) -> None:
+    """The room of ``code`` played through the services until ``moment(state, seat of its
+    one person)`` holds or its match is over (``tests.play.play_until``)."""
     from games.identity import Actor
     from games.models import Room
     from tests.play import play_until
@@ -498,7 +514,7 @@ def _played_for_the_page(code: str, cards: int, computers: str) -> None:
     play_until(
         room.pk,
         {seat.index: actor},
-        lambda s: s["round"]["over"] or len(s["round"]["state"]["hands"][seat.index]) <= cards,
+        lambda state: moment(state, seat.index),
         computers=computers,
     )
 

@@ -15,12 +15,12 @@ from playwright.sync_api import expect
 from games.models import Room
 from tests import matrix
 from tests.browser.conftest import (
+    fast_forward_to_the_end,
     in_language,
     join_by_invitation,
     match_over,
     needs_browser,
     new_game,
-    play_with_mouse,
     shot,
     sign_up,
 )
@@ -343,7 +343,7 @@ def test_a_match_won_on_points(site, new_page):
     # "Rounds played" follows the game live: empty now, the round once it ends.
     for page in (player, watcher):
         expect(page.locator("#history")).to_contain_text("No round has finished yet.")
-    play_with_mouse(player)
+    fast_forward_to_the_end(player)
     verdict = re.compile(r"You (won|lost) the match\.$")
     for _ in range(2):
         assert_match_over(player, "Winner:", verdict, rematch=True)
@@ -368,7 +368,7 @@ def test_a_match_won_on_points(site, new_page):
 
 def test_a_match_lost_on_strikes(site, new_page):
     player, watcher = versus_computer(site, new_page, variant="old_maid")
-    play_with_mouse(player)
+    fast_forward_to_the_end(player)
     verdict = re.compile(r"You (won|lost) the match\.$")
     for _ in range(2):
         assert_match_over(player, "reached the limit.", verdict, rematch=True)

@@ -11,11 +11,10 @@ from playwright.sync_api import expect
 from tests.browser.conftest import (
     LAPTOP,
     both_sizes,
-    fast_forward,
+    fast_forward_to_the_end,
     in_a_thread,
     needs_browser,
     new_game,
-    play_with_mouse,
 )
 from tests.lobby.replays import finished_round, marked_step, todays_start
 from tests.support import needs_services
@@ -26,8 +25,7 @@ pytestmark = [needs_browser, needs_services]
 def test_replay_verifies_the_deal_and_steps_with_the_keyboard(site, new_page):
     page = new_page()
     new_game(page, site, players="2")
-    fast_forward(page)
-    play_with_mouse(page)
+    fast_forward_to_the_end(page)
     page.reload()
     page.get_by_role("link", name=re.compile(r"Replay round 1")).click()
     expect(page).to_have_url(re.compile(r"/replay/"))
@@ -71,8 +69,7 @@ def tamper_replay(page, change) -> None:
 def test_a_tampered_deal_is_not_verified(site, new_page):
     page = new_page()
     new_game(page, site, players="2")
-    fast_forward(page)
-    play_with_mouse(page)
+    fast_forward_to_the_end(page)
     page.reload()
     link = page.get_by_role("link", name=re.compile(r"Replay round 1")).get_attribute("href")
     # Swap two dealt cards in the page's data before the check runs.

@@ -11,11 +11,10 @@ from playwright.sync_api import expect
 from tests import matrix
 from tests.browser.boxes import BY_THE_FAN, gap, overlap
 from tests.browser.conftest import (
-    fast_forward,
+    fast_forward_to_the_end,
     in_a_thread,
     needs_browser,
     new_game,
-    play_with_mouse,
     settle,
     shot,
     table_page,
@@ -87,8 +86,7 @@ def test_at_a_rounds_end_on_a_phone_with_eight_seats_each_tag_and_the_odd_card_r
 ):
     page = new_page(hurried=True, viewport=PHONE)
     new_game(page, site, variant=variant, players="8")
-    fast_forward(page)
-    play_with_mouse(page)
+    fast_forward_to_the_end(page)
     settle(page)
     shot(page, f"round-end-8-seats-360-{variant}")
     table_shot(page, f"round-end-8-seats-360-{variant}")
@@ -131,8 +129,7 @@ def test_the_card_set_aside_shows_whole_beside_the_pile_with_its_label_beside_it
 ):
     page = new_page(hurried=True, viewport=LAPTOP)
     new_game(page, site, variant=variant, players=seats)
-    fast_forward(page)
-    play_with_mouse(page)
+    fast_forward_to_the_end(page)
     for viewport in (LAPTOP, PHONE):
         page.set_viewport_size(viewport)
         settle(page)

@@ -14,11 +14,10 @@ from tests import matrix
 from tests.browser.boxes import BY_THE_FAN, LAYOUT_BOXES, gap, overlap
 from tests.browser.conftest import (
     TURN_MS,
-    fast_forward,
+    fast_forward_to_the_end,
     in_a_thread,
     needs_browser,
     new_game,
-    play_with_mouse,
     settle,
     shot,
 )
@@ -198,9 +197,8 @@ def assert_replay_hands_in_sight(found, what):
 
 
 @pytest.fixture
-def replay_url(servers):
+def replay_url(site):
     room, rnd = in_a_thread(finished_round, "babanuki", 4, rounds=1)
-    site = f"http://127.0.0.1:{servers('site', static=True).port}"
     return f"{site}/replay/{rnd.replay_id}/"
 
 
@@ -214,7 +212,9 @@ def replay_positions(page):
 @pytest.mark.parametrize("size", ["laptop", "phone"])
 def test_replay_hands_are_never_under_a_tag_nor_cut_off(replay_url, new_page, size, view):
     viewport = matrix.SIZES[size]
-    page = new_page(hurried=True, viewport=viewport)
+    # Where each move's cards come to rest, not how they move there: without motion, each
+    # step is at rest at once (the table's reduced-motion rules stop only its animations).
+    page = new_page(hurried=True, viewport=viewport, reduced_motion="reduce")
     page.goto(replay_url)
     page.wait_for_selector("#seats-ring .card", timeout=TURN_MS)
     total = replay_positions(page)
@@ -258,8 +258,7 @@ def test_once_the_match_is_over_the_tags_tell_the_match_as_the_banner_does(site,
     your tag said "lost")."""
     page = new_page(hurried=True, viewport=LAPTOP)
     new_game(page, site, players="3")
-    fast_forward(page)
-    play_with_mouse(page)
+    fast_forward_to_the_end(page)
     settle(page)
     tags = page.evaluate(TAG_WORDS)
     names = page.evaluate(
@@ -304,8 +303,7 @@ def test_every_seat_has_one_short_name(site, new_page):
         )
         # The seat's name is the same on its tag.
         expect(page.locator(f'.seat-tag[data-tag-seat="{i}"] .who')).to_have_text(name)
-    fast_forward(page)
-    play_with_mouse(page)
+    fast_forward_to_the_end(page)
     page.reload()
     page.locator("#history a[href*='/replay/']").first.click()
     page.wait_for_selector("#move-list li", timeout=TURN_MS)

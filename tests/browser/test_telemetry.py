@@ -12,9 +12,9 @@ from telemetry import schema
 from telemetry.models import Event
 from tests.browser.conftest import (
     TURN_MS,
+    fast_forward_to_the_end,
     needs_browser,
     new_game,
-    play_with_mouse,
     shot,
     sign_up,
     until_deadline,
@@ -48,8 +48,10 @@ def bodies(page) -> list[dict]:
 
 
 def play_a_game(page, site):
+    """A game versus the computer, its draws made for the page through the services (what
+    is sent does not hang on how a draw was asked for: no telemetry event is a click)."""
     new_game(page, site, players="2")
-    play_with_mouse(page)
+    fast_forward_to_the_end(page)
     # Until the page has measured how fast it draws (2 s of frames from the first state):
     # the last thing it may report, sent or not.
     page.wait_for_function("() => document.documentElement.dataset.renderSpeed", timeout=TURN_MS)
