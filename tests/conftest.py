@@ -45,10 +45,11 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
         if "servers" in item.fixturenames or "tests/system/" in item.nodeid:
             item.add_marker(pytest.mark.system)
-    # The long kinds first (several server processes; a browser), the quick ones last:
-    # pytest-xdist's workers then share out the quick tests at the end instead of one
-    # worker finishing a minute-long test alone. The same order on every worker.
-    kinds = ("system", "browser")
+    # The long kinds first (several server processes; many seconds of CPU; a browser), the
+    # quick ones last: pytest-xdist's workers then share out the quick tests at the end
+    # instead of one worker finishing a minute-long test alone. The same order on every
+    # worker.
+    kinds = ("system", "slow", "browser")
     items.sort(key=lambda item: next((i for i, k in enumerate(kinds) if k in item.keywords), 2))
 
 

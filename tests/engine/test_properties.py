@@ -3,6 +3,7 @@
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -60,6 +61,7 @@ def cards_in_play(state):
     return Counter([c for h in state.hands for c in h] + [c for p in state.discards for c in p])
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None)
 @given(rounds())
 def test_every_round_conserves_cards_and_ends_with_one_odd_card(setup):

@@ -26,7 +26,7 @@ from games.realtime.frames import ACTIONS
 from tests.games.conftest import Player
 from tests.rooms import friends_room
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 EXAMPLES = 103
 MESSAGES_PER_EXAMPLE = 100  # 103 x 100 = 10,300 generated messages

@@ -9,6 +9,8 @@ from games.engine import RoundState, play_out
 from tools.fairness.fastsim import simulate_many
 from tools.fairness.simulator import simulate, wilson_interval
 
+pytestmark = pytest.mark.slow
+
 FULL_ROUNDS = 4000
 FAST_ROUNDS = 400_000
 #: |z| above this flags a difference; with ~40 comparisons, chance alone gets there
