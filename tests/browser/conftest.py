@@ -368,8 +368,15 @@ WAIT_FOR_TURN_OR_RESULT = (
 def choose_by_mouse(page, card, misses: list[str] | None = None):
     """Click ``card`` to choose it: the chosen card's handle, or None where the table did
     not take the click (it moved on, or its last draw was still playing out); then what
-    Playwright said is added to ``misses``, if given."""
+    Playwright said is added to ``misses``, if given.
+
+    A card already chosen is not clicked again: a click of it is a draw. It happens after
+    a click that timed out here with its events already on their way to the page, which
+    then took it late (on a loaded machine): the next try's click drew the card at once,
+    and the click meant to draw it met an empty hand, the match over."""
     try:
+        if "selected" in (card.get_attribute("class", timeout=2000) or "").split():
+            return card.element_handle(timeout=2000)
         card.click(timeout=2000)
         return page.locator("#giver-hand .card.selected").element_handle(timeout=2000)
     except PlaywrightError as exc:

@@ -434,6 +434,7 @@ def test_focus_stays_on_the_table_after_a_draw_and_goes_to_the_givers_cards_when
     page.evaluate(TRAIL_FOCUS)
     checked = 0
     by_keys = True
+    misses: list[str] = []
     # Four draws, by keys and by the mouse in turn; a match that ends at the player's
     # first draw (a short Schwarzer Peter deal) is followed by the next.
     for _ in until_deadline():
@@ -444,10 +445,15 @@ def test_focus_stays_on_the_table_after_a_draw_and_goes_to_the_givers_cards_when
             page.keyboard.press("Enter")  # draw
         else:
             cards = page.locator("#giver-hand .card")
-            chosen = choose_by_mouse(page, cards.first)
+            chosen = choose_by_mouse(page, cards.first, misses)
             if chosen is None:  # its last draw still playing out (the page is not hurried)
                 continue
-            cards.first.click()
+            try:
+                cards.first.click()
+            except PlaywrightTimeout as exc:
+                raise AssertionError(
+                    f"the chosen card was not there to draw; the clicks not taken: {misses}"
+                ) from exc
         answered(page, chosen)
         # Never back at the page's body: on the table, then on the giver's cards.
         assert page.evaluate(FOCUS_ON_TABLE), page.evaluate(
