@@ -408,6 +408,19 @@ def draw_by_mouse(page, pick: str = "middle", misses: list[str] | None = None) -
     return True
 
 
+def one_draw_by_mouse(page, pick: str = "middle") -> None:
+    """One draw by the mouse on the page's turn (``draw_by_mouse``), tried again while the
+    table takes none: a click bounded at 2 s can meet a card still coming to rest on a
+    loaded machine, and a False from ``draw_by_mouse`` means "not this time", as in
+    ``play_with_mouse``'s loop."""
+    misses: list[str] = []
+    for _ in until_deadline(TURN_MS / 1000):
+        if draw_by_mouse(page, pick, misses):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"no draw taken by the mouse; the last clicks not taken: {misses[-2:]}")
+
+
 #: What the table shows, for a failure's message: its lines, the result, the giver's cards.
 WHAT_THE_TABLE_SHOWS = """() => ({
   status: document.getElementById('status-line')?.textContent || '',
