@@ -50,7 +50,9 @@ def pytest_collection_modifyitems(config, items):
     # instead of one worker finishing a minute-long test alone. The same order on every
     # worker.
     kinds = ("system", "slow", "browser")
-    items.sort(key=lambda item: next((i for i, k in enumerate(kinds) if k in item.keywords), 2))
+    items.sort(
+        key=lambda item: next((i for i, k in enumerate(kinds) if k in item.keywords), len(kinds))
+    )
 
 
 #: The tests' own seconds (setup, call and teardown) by kind, summed over the workers.
