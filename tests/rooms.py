@@ -20,6 +20,7 @@ from games.engine.variants import POINTS
 from games.errors import ActionError
 from games.models import Room
 from tests.play import play_match_out
+from tests.support import ply
 
 if TYPE_CHECKING:  # the socket helpers' players; the factories need none of it
     from tests.games.conftest import Player
@@ -218,8 +219,17 @@ async def playing_table(
     computers in the empty seats) and every player there sees it playing."""
     room = await waiting_table(host, joined, **options)
     await host.send(type="start", fill=fill)
+    await host.until(lambda s: s["room"]["status"] != "waiting")
+    # A deal can end its round at once (with two seats, about one in 8,000: every rank
+    # pairs off in one hand): the host deals again, a rematch or the next round, as a
+    # person would, until a round is in play.
+    while host.state["round"]["over"]:
+        version = host.state["version"]
+        kind = "rematch" if host.state["match"]["over"] else "next_round"
+        await host.send(type=kind, **ply(host.state, kind))
+        await host.until(lambda s, version=version: s["version"] > version)
     for player in (host, *(joined or {}).values()):
-        await player.until(lambda s: s["room"]["status"] == "playing")
+        await player.until(lambda s: s["room"]["status"] == "playing" and not s["round"]["over"])
     return room
 
 
